@@ -1,0 +1,9 @@
+'use strict';
+/** Runs every benchmark in turn (build first: `npm run bench` does). */
+const { execFileSync } = require('node:child_process');
+const { join } = require('node:path');
+
+for (const name of ['node-rpc.js', 'evm.js', 'upstream-proxy.js', 'metrics-overhead.js']) {
+  console.log(`\n== ${name}`);
+  execFileSync(process.execPath, [join(__dirname, name)], { stdio: 'inherit' });
+}

@@ -1,0 +1,18 @@
+/** Unit, conformance and end-to-end tests; e2e suites start real servers on ephemeral ports. */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  // Some clients' dependencies (@noble, @scure) and NestJS 12 ship ESM only; compile those to CommonJS too.
+  transformIgnorePatterns: ['/node_modules/(?!(@noble|@scure|@nestjs)/)'],
+  transform: {
+    '^.+\\.(ts|js|mjs)$': ['@swc/jest', {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2022',
+      },
+    }],
+  },
+  testTimeout: 30000,
+};

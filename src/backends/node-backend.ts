@@ -1,0 +1,48 @@
+/**
+ * What the node RPC needs from a backend. Results are already in the node RPC's wire JSON (int64 as
+ * strings, hashes as upper-case hex, bytes as base64), so an upstream can pass answers through and the
+ * embedded devnet encodes its own. Failures are thrown as `ApplicationError` with CometBFT's texts.
+ */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export const NODE_BACKEND = Symbol('NODE_BACKEND');
+
+export interface NodeBackend {
+  health(): Promise<JsonObject>;
+  status(): Promise<JsonObject>;
+  netInfo(): Promise<JsonObject>;
+  blockchain(minHeight: bigint, maxHeight: bigint): Promise<JsonObject>;
+  genesis(): Promise<JsonObject>;
+  genesisChunked(chunk: number): Promise<JsonObject>;
+  block(height?: bigint): Promise<JsonObject>;
+  blockByHash(hash: Uint8Array): Promise<JsonObject>;
+  blockResults(height?: bigint): Promise<JsonObject>;
+  commit(height?: bigint): Promise<JsonObject>;
+  header(height?: bigint): Promise<JsonObject>;
+  headerByHash(hash: Uint8Array): Promise<JsonObject>;
+  validators(height?: bigint, page?: number, perPage?: number): Promise<JsonObject>;
+  dumpConsensusState(): Promise<JsonObject>;
+  consensusState(): Promise<JsonObject>;
+  consensusParams(height?: bigint): Promise<JsonObject>;
+  unconfirmedTxs(limit?: number): Promise<JsonObject>;
+  numUnconfirmedTxs(): Promise<JsonObject>;
+  tx(hash: Uint8Array, prove: boolean): Promise<JsonObject>;
+  txSearch(query: string, prove: boolean, page: number | undefined, perPage: number | undefined, orderBy: string): Promise<JsonObject>;
+  blockSearch(query: string, page: number | undefined, perPage: number | undefined, orderBy: string): Promise<JsonObject>;
+  checkTx(tx: Uint8Array): Promise<JsonObject>;
+  broadcastTxAsync(tx: Uint8Array): Promise<JsonObject>;
+  broadcastTxSync(tx: Uint8Array): Promise<JsonObject>;
+  broadcastTxCommit(tx: Uint8Array): Promise<JsonObject>;
+  abciInfo(): Promise<JsonObject>;
+  abciQuery(path: string, data: Uint8Array, height: bigint, prove: boolean): Promise<JsonObject>;
+  broadcastEvidence(evidence: JsonObject | null): Promise<JsonObject>;
+  dialSeeds(seeds: string[]): Promise<JsonObject>;
+  dialPeers(peers: string[], persistent: boolean, unconditional: boolean, isPrivate: boolean): Promise<JsonObject>;
+  unsafeFlushMempool(): Promise<JsonObject>;
+  /**
+   * Makes sure events matching `query` are published on the event bus (an upstream backend opens one
+   * shared upstream subscription per query); the returned function releases it.
+   */
+  feedEvents(query: string): Promise<() => void>;
+}

@@ -1,0 +1,33 @@
+/**
+ * What differs between a pool of node-RPC upstreams and a pool of EVM upstreams: how health is read,
+ * which answered errors mean "this node lacks the data, ask another", how an answered error reaches the
+ * client, and the words of the errors when no upstream can serve. Everything else (routing, retries,
+ * hedging, breakers, cache, dedup) is the same pool.
+ */
+import type { RpcError } from '../../rpc/errors';
+import type { UpstreamAnswerError } from './node-client';
+import type { Upstream } from './upstream';
+
+/** One health probe of an upstream. */
+export type Probe =
+  | {
+      readonly ok: true;
+      /** Chain identity: CometBFT's `node_info.network`, the EVM chain id. */
+      readonly network: string;
+      readonly latest: bigint;
+      readonly earliest: bigint;
+      readonly catchingUp: boolean;
+    }
+  | { readonly ok: false; readonly error: string };
+
+export interface PoolProtocol {
+  probe(u: Upstream, timeoutMs: number): Promise<Probe>;
+  /** Answers meaning "this node lacks the data" rather than "the data does not exist". */
+  readonly missingHere: readonly RegExp[];
+  /** The error a client gets for an upstream's JSON-RPC error answer. */
+  answerError(err: UpstreamAnswerError): RpcError;
+  /** e.g. `no upstream node is configured`. */
+  readonly noneConfigured: string;
+  /** Followed by ` (name: state; …)`, e.g. `no healthy upstream node available`. */
+  readonly noneHealthy: string;
+}

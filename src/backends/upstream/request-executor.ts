@@ -1,0 +1,193 @@
+/**
+ * Runs one request over the pool. Idempotent reads: hedged (a second upstream is asked once the first
+ * has taken longer than its latency quantile; the first good answer wins and the other is aborted)
+ * and retried on other upstreams with exponential backoff and jitter. Writes (broadcasts) go to one
+ * upstream at a time and move to another only when the first surely never received them.
+ */
+import { ApplicationError, RpcError } from '../../rpc/errors';
+import type { Json } from '../node-backend';
+import { UpstreamAnswerError, UpstreamFailure, type CallResult } from './node-client';
+import type { PoolProtocol } from './pool-protocol';
+import { candidates, type RouteNeeds } from './router';
+import type { Upstream } from './upstream';
+import type { UpstreamSettings } from './upstream-config';
+
+export interface UpstreamRequest {
+  readonly method: string;
+  /** By name (node RPC) or by position (EVM). */
+  readonly params: Json;
+  readonly needs: RouteNeeds;
+  readonly idempotent: boolean;
+  readonly timeoutMs?: number;
+}
+
+export class RequestExecutor {
+  constructor(
+    private readonly upstreams: () => readonly Upstream[],
+    private readonly settings: UpstreamSettings,
+    private readonly protocol: PoolProtocol,
+  ) {}
+
+  async execute(req: UpstreamRequest): Promise<CallResult> {
+    return req.idempotent ? this.read(req) : this.write(req);
+  }
+
+  private async read(req: UpstreamRequest): Promise<CallResult> {
+    const tried = new Set<Upstream>();
+    let lastError: Error | undefined;
+    for (let attempt = 0; attempt <= this.settings.retries; attempt++) {
+      if (attempt > 0) await sleep(this.backoff(attempt));
+      let list = candidates(this.upstreams(), req.needs, tried);
+      if (list.length === 0 && attempt > 0) list = candidates(this.upstreams(), req.needs);
+      if (list.length === 0) throw lastError ? this.final(lastError) : this.unavailable(req.needs);
+      if (attempt > 0) list[0].counters.retries++;
+      try {
+        return await this.hedged(req, list, tried);
+      } catch (err) {
+        if (err instanceof UpstreamAnswerError && !this.missingHere(err)) throw this.final(err);
+        lastError = err as Error;
+      }
+    }
+    throw this.final(lastError ?? new Error('no attempt made'));
+  }
+
+  private async write(req: UpstreamRequest): Promise<CallResult> {
+    const tried = new Set<Upstream>();
+    for (;;) {
+      const [target] = candidates(this.upstreams(), req.needs, tried);
+      if (!target) throw tried.size === 0 ? this.unavailable(req.needs) : this.final(new UpstreamFailure('every upstream refused the connection', 'refused'));
+      tried.add(target);
+      target.breaker.tryAcquire();
+      try {
+        return await this.attempt(target, req);
+      } catch (err) {
+        // Only a refused connection proves the node never saw the transaction.
+        if (err instanceof UpstreamFailure && err.kind === 'refused') continue;
+        throw this.final(err as Error);
+      }
+    }
+  }
+
+  /** The first upstream, then (after the hedge delay, if it is still pending) the second. */
+  private hedged(req: UpstreamRequest, list: Upstream[], tried: Set<Upstream>): Promise<CallResult> {
+    const primary = list[0];
+    const backup = list[1];
+    tried.add(primary);
+    const delay = this.hedgeDelay(primary);
+    if (!backup || delay === undefined) {
+      primary.breaker.tryAcquire();
+      return this.attempt(primary, req);
+    }
+    return new Promise<CallResult>((resolve, reject) => {
+      const legs: AbortController[] = [];
+      let pending = 0;
+      let done = false;
+      let firstError: unknown;
+      const launch = (u: Upstream) => {
+        const abort = new AbortController();
+        legs.push(abort);
+        pending++;
+        u.breaker.tryAcquire();
+        this.attempt(u, req, abort.signal).then(
+          (r) => {
+            pending--;
+            if (done) return;
+            done = true;
+            clearTimeout(timer);
+            legs.forEach((l) => l !== abort && l.abort());
+            resolve(r);
+          },
+          (err) => {
+            pending--;
+            if (done) return;
+            firstError ??= err;
+            // A failed first leg starts the second at once.
+            if (legs.length === 1) {
+              clearTimeout(timer);
+              tried.add(backup);
+              backup.counters.hedges++;
+              return launch(backup);
+            }
+            if (pending === 0) {
+              done = true;
+              reject(err instanceof UpstreamAnswerError ? err : firstError);
+            }
+          },
+        );
+      };
+      launch(primary);
+      const timer = setTimeout(() => {
+        if (done || legs.length > 1) return;
+        if (!backup.healthy || !backup.breaker.admits) return;
+        tried.add(backup);
+        backup.counters.hedges++;
+        launch(backup);
+      }, delay);
+    });
+  }
+
+  private async attempt(u: Upstream, req: UpstreamRequest, signal?: AbortSignal): Promise<CallResult> {
+    const started = performance.now();
+    u.inFlight++;
+    u.counters.requests++;
+    try {
+      const result = await u.client.call(req.method, req.params, req.timeoutMs ?? this.settings.request_timeout, signal);
+      u.latency.add(performance.now() - started);
+      u.breaker.success();
+      return result;
+    } catch (err) {
+      if (err instanceof UpstreamAnswerError) {
+        u.counters.answerErrors++;
+        u.breaker.success();
+      } else if (!(err instanceof UpstreamFailure && err.kind === 'aborted')) {
+        u.counters.failures++;
+        u.breaker.failure();
+      }
+      throw err;
+    } finally {
+      u.inFlight--;
+    }
+  }
+
+  private hedgeDelay(u: Upstream): number | undefined {
+    const q = this.settings.hedge_quantile;
+    if (q <= 0) return undefined;
+    const observed = u.latency.size >= 20 ? u.latency.quantile(q) : undefined;
+    const { hedge_min_delay: min, hedge_max_delay: max } = this.settings;
+    return Math.min(max, Math.max(min, observed ?? max));
+  }
+
+  private backoff(attempt: number): number {
+    const base = this.settings.retry_backoff * 2 ** (attempt - 1);
+    return Math.round(base * (0.5 + Math.random()));
+  }
+
+  private missingHere(err: UpstreamAnswerError): boolean {
+    const text = `${err.rpcMessage}\n${err.detail}`;
+    return this.protocol.missingHere.some((re) => re.test(text));
+  }
+
+  /** What the client sees: the node's own error, or why no upstream answered. */
+  private final(err: Error): RpcError {
+    if (err instanceof RpcError) return err;
+    if (err instanceof UpstreamAnswerError) return this.protocol.answerError(err);
+    return new ApplicationError(`upstream request failed: ${err.message}`);
+  }
+
+  /** No upstream can take the request: say why, naming each upstream's state. */
+  unavailable(needs: RouteNeeds): ApplicationError {
+    const all = this.upstreams();
+    const healthy = all.filter((u) => u.healthy);
+    if (needs.height !== undefined && healthy.length > 0) {
+      const lowest = healthy.reduce((min, u) => (u.earliestHeight < min ? u.earliestHeight : min), healthy[0].earliestHeight);
+      if (needs.height < lowest) return new ApplicationError(`height ${needs.height} is not available, lowest height is ${lowest}`);
+    }
+    if (all.length === 0) return new ApplicationError(this.protocol.noneConfigured);
+    const states = all.map((u) => `${u.name}: ${u.healthy ? `circuit breaker ${u.breaker.state}` : `${u.downReason}${u.lastError ? ` (${u.lastError})` : ''}`}`);
+    return new ApplicationError(`${this.protocol.noneHealthy} (${states.join('; ')})`);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

@@ -1,0 +1,201 @@
+/**
+ * `[upstream]` and its `[[upstream.node]]` / `[[upstream.evm]]` arrays of tables in
+ * `$HOME/config/gateway.toml`, read with smol-toml and validated with class-validator. A bad value
+ * throws one ConfigError line naming the file, the key, the value and what was expected.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { plainToInstance } from 'class-transformer';
+import { IsIn, IsInt, IsNumber, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { parse as parseToml, TomlError } from 'smol-toml';
+import { ConfigError } from '../../config/config-error';
+import { parseDuration } from '../../config/duration';
+
+const FILE = 'config/gateway.toml';
+
+/** What a pool needs of any upstream entry. */
+export interface UpstreamEndpoint {
+  readonly name: string;
+  /** http(s):// URL of its JSON-RPC. */
+  readonly url: string;
+  readonly weight: number;
+}
+
+export interface UpstreamNodeConfig extends UpstreamEndpoint {
+  /** http(s)://host:port of the node RPC; its `/websocket` serves subscriptions. */
+  readonly url: string;
+}
+
+export interface UpstreamEvmConfig extends UpstreamEndpoint {
+  /** http(s):// URL of the EVM JSON-RPC. */
+  readonly url: string;
+  /** ws(s):// URL; "" = no newHeads subscription from this upstream. */
+  readonly ws: string;
+}
+
+/** Durations in milliseconds. */
+export interface UpstreamSettings {
+  health_check_interval: number;
+  /** An upstream further than this many blocks behind the pool's highest is down. */
+  max_height_lag: number;
+  request_timeout: number;
+  /** Extra attempts of an idempotent read after the first one fails. */
+  retries: number;
+  /** First backoff; doubles per retry, with jitter. */
+  retry_backoff: number;
+  /** Latency quantile (0..1) after which a hedged second attempt starts; 0 = no hedging. */
+  hedge_quantile: number;
+  hedge_min_delay: number;
+  hedge_max_delay: number;
+  /** Failures among the last `breaker_window` outcomes that open an upstream's breaker. */
+  breaker_failures: number;
+  breaker_window: number;
+  breaker_open_time: number;
+  /** Longest life of a latest-height answer (it also ends when a new block is seen); 0 = not cached. */
+  latest_ttl: number;
+  /** Blocks below the latest before an answer is cached as immutable (CometBFT: 0, instant finality). */
+  finality_depth: number;
+  /** eth_getLogs ranges longer than this many blocks are split into chunks spread over the EVM pool. */
+  logs_chunk_blocks: number;
+}
+
+export interface UpstreamConfig {
+  readonly settings: UpstreamSettings;
+  readonly nodes: readonly UpstreamNodeConfig[];
+  readonly evm: readonly UpstreamEvmConfig[];
+}
+
+export const UPSTREAM_DEFAULTS: Readonly<UpstreamSettings> = {
+  health_check_interval: 1_000,
+  max_height_lag: 5,
+  request_timeout: 10_000,
+  retries: 2,
+  retry_backoff: 50,
+  hedge_quantile: 0.95,
+  hedge_min_delay: 50,
+  hedge_max_delay: 2_000,
+  breaker_failures: 5,
+  breaker_window: 20,
+  breaker_open_time: 10_000,
+  latest_ttl: 1_000,
+  finality_depth: 0,
+  logs_chunk_blocks: 2_000,
+};
+
+const DURATION_KEYS = new Set<keyof UpstreamSettings>([
+  'health_check_interval',
+  'request_timeout',
+  'retry_backoff',
+  'hedge_min_delay',
+  'hedge_max_delay',
+  'breaker_open_time',
+  'latest_ttl',
+]);
+
+const msg = (what: string) => ({ message: `expected ${what}` });
+const HTTP_URL = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
+const WS_URL = /^(wss?:\/\/[^\s/]+(\/[^\s]*)?)?$/;
+
+class SettingsSchema implements UpstreamSettings {
+  @IsInt(msg('a duration > 0, such as "1s"')) @Min(1, msg('a duration > 0, such as "1s"')) health_check_interval!: number;
+  @IsInt(msg('an integer >= 0')) @Min(0, msg('an integer >= 0')) max_height_lag!: number;
+  @IsInt(msg('a duration > 0, such as "10s"')) @Min(1, msg('a duration > 0, such as "10s"')) request_timeout!: number;
+  @IsInt(msg('an integer from 0 to 10')) @Min(0, msg('an integer from 0 to 10')) @Max(10, msg('an integer from 0 to 10')) retries!: number;
+  @IsInt(msg('a duration >= 0')) @Min(0, msg('a duration >= 0')) retry_backoff!: number;
+  @IsNumber({}, msg('a number from 0 to 1')) @Min(0, msg('a number from 0 to 1')) @Max(1, msg('a number from 0 to 1')) hedge_quantile!: number;
+  @IsInt(msg('a duration >= 0')) @Min(0, msg('a duration >= 0')) hedge_min_delay!: number;
+  @IsInt(msg('a duration >= 0')) @Min(0, msg('a duration >= 0')) hedge_max_delay!: number;
+  @IsInt(msg('an integer >= 1')) @Min(1, msg('an integer >= 1')) breaker_failures!: number;
+  @IsInt(msg('an integer >= 1')) @Min(1, msg('an integer >= 1')) breaker_window!: number;
+  @IsInt(msg('a duration > 0')) @Min(1, msg('a duration > 0')) breaker_open_time!: number;
+  @IsInt(msg('a duration >= 0')) @Min(0, msg('a duration >= 0')) latest_ttl!: number;
+  @IsInt(msg('an integer >= 0')) @Min(0, msg('an integer >= 0')) finality_depth!: number;
+  @IsInt(msg('an integer >= 1')) @Min(1, msg('an integer >= 1')) logs_chunk_blocks!: number;
+}
+
+class NodeSchema implements UpstreamNodeConfig {
+  @IsString(msg('a non-empty string')) @MinLength(1, msg('a non-empty string')) name!: string;
+  @IsString(msg('an http:// or https:// URL')) @Matches(HTTP_URL, msg('an http:// or https:// URL')) url!: string;
+  @IsInt(msg('an integer from 1 to 1000')) @Min(1, msg('an integer from 1 to 1000')) @Max(1000, msg('an integer from 1 to 1000')) weight!: number;
+}
+
+class EvmSchema extends NodeSchema implements UpstreamEvmConfig {
+  @IsString(msg('a ws:// or wss:// URL or ""')) @Matches(WS_URL, msg('a ws:// or wss:// URL or ""')) ws!: string;
+}
+
+/** Reads the upstream configuration of `home`; throws ConfigError on a bad value. */
+export function loadUpstreamConfig(home: string): UpstreamConfig {
+  let text: string;
+  try {
+    text = readFileSync(join(home, 'config', 'gateway.toml'), 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${FILE}: cannot read: ${(error as Error).message}`);
+  }
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(text);
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error;
+    throw new ConfigError(`${FILE}: invalid TOML at line ${error.line}, column ${error.column}: ${error.message.split('\n')[0]}`);
+  }
+  return parseUpstreamConfig(doc);
+}
+
+/** Validates an already parsed gateway.toml document. */
+export function parseUpstreamConfig(doc: Record<string, unknown>): UpstreamConfig {
+  const section = doc.upstream ?? {};
+  if (!isTable(section)) throw new ConfigError(`${FILE}: upstream = ${show(section)}: expected a table [upstream]`);
+  const settings: Record<string, unknown> = { ...UPSTREAM_DEFAULTS };
+  for (const key of Object.keys(UPSTREAM_DEFAULTS) as (keyof UpstreamSettings)[]) {
+    if (!Object.hasOwn(section, key)) continue;
+    const raw = section[key];
+    settings[key] = DURATION_KEYS.has(key) ? readDuration(`[upstream] ${key}`, raw) : raw;
+  }
+  check(SettingsSchema, settings, (key) => `[upstream] ${key}`);
+  const nodes = readArray(section, 'node', NodeSchema, { weight: 1 }) as UpstreamNodeConfig[];
+  const evm = readArray(section, 'evm', EvmSchema, { weight: 1, ws: '' }) as UpstreamEvmConfig[];
+  return { settings: settings as unknown as UpstreamSettings, nodes, evm };
+}
+
+function readArray(section: Record<string, unknown>, key: 'node' | 'evm', schema: new () => object, defaults: Record<string, unknown>): object[] {
+  const list = section[key] ?? [];
+  if (!Array.isArray(list)) throw new ConfigError(`${FILE}: upstream.${key} = ${show(list)}: expected an array of tables [[upstream.${key}]]`);
+  const names = new Set<string>();
+  return list.map((entry: unknown, i) => {
+    const where = `[[upstream.${key}]] #${i + 1}`;
+    if (!isTable(entry)) throw new ConfigError(`${FILE}: ${where} = ${show(entry)}: expected a table`);
+    const values = { ...defaults, ...entry };
+    check(schema, values, (k) => `${where} ${k}`);
+    const name = values.name as string;
+    if (names.has(name)) throw new ConfigError(`${FILE}: ${where} name = ${show(name)}: expected a name not used by another [[upstream.${key}]]`);
+    names.add(name);
+    const url = (values.url as string).replace(/\/+$/, '');
+    return { ...values, url };
+  });
+}
+
+function check(schema: new () => object, values: Record<string, unknown>, label: (key: string) => string): void {
+  const errors = validateSync(plainToInstance(schema, values), { stopAtFirstError: true, whitelist: false });
+  const error = errors[0];
+  if (!error) return;
+  const expected = Object.values(error.constraints ?? {})[0] ?? 'expected a valid value';
+  throw new ConfigError(`${FILE}: ${label(error.property)} = ${show(values[error.property])}: ${expected}`);
+}
+
+function readDuration(label: string, raw: unknown): unknown {
+  if (typeof raw !== 'string') return Number.isInteger(raw) && raw === 0 ? 0 : `${show(raw)}`;
+  const ms = parseDuration(raw);
+  if (ms === undefined || ms < 0) throw new ConfigError(`${FILE}: ${label} = ${show(raw)}: expected a duration such as "500ms", "10s" or "1m30s"`);
+  return ms;
+}
+
+function isTable(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || proto === Object.prototype;
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return '(missing)';
+  return typeof value === 'bigint' ? value.toString() : JSON.stringify(value) ?? String(value);
+}

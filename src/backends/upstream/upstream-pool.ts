@@ -1,0 +1,201 @@
+/**
+ * A pool of upstreams (node RPC or EVM, per its PoolProtocol): health checks, routing, retries and
+ * hedging, the response cache and in-flight dedup of identical reads. Reloadable: `reload()` swaps the
+ * upstream list, keeping the state of upstreams whose name and URL did not change. Counters and states
+ * are public for metrics.
+ */
+import { Logger } from '@nestjs/common';
+import type { Json } from '../node-backend';
+import { HealthChecker, type HealthTransition } from './health-checker';
+import type { CallResult } from './node-client';
+import type { PoolProtocol } from './pool-protocol';
+import { RequestExecutor, type UpstreamRequest } from './request-executor';
+import { ResponseCache } from './response-cache';
+import { Upstream } from './upstream';
+import type { UpstreamEndpoint, UpstreamSettings } from './upstream-config';
+
+/** How an answer may be cached. */
+export type CacheRule =
+  /** Never changes once answered (checked with `keep` on the result). */
+  | { readonly kind: 'immutable'; readonly keep?: (result: Json) => boolean }
+  /** An answer about the latest height: kept for at most one block. */
+  | { readonly kind: 'latest' }
+  | { readonly kind: 'none' };
+
+export interface PoolRequest extends UpstreamRequest {
+  readonly cache: CacheRule;
+}
+
+export interface PoolStats {
+  head: string;
+  cache: { hits: number; misses: number; evictions: number; bytes: number; entries: number; max_bytes: number };
+  deduplicated: number;
+  upstreams: Record<string, string | number | boolean>[];
+}
+
+export class UpstreamPool {
+  private readonly logger: Logger;
+  private list: Upstream[] = [];
+  private readonly health: HealthChecker;
+  private readonly executor: RequestExecutor;
+  readonly cache: ResponseCache;
+  private readonly inFlight = new Map<string, Promise<CallResult>>();
+  /** Reads answered by joining an identical one in flight. */
+  deduplicated = 0;
+  private readonly headListeners = new Set<(head: bigint) => void>();
+  private lastHead = 0n;
+
+  constructor(
+    entries: readonly UpstreamEndpoint[],
+    readonly settings: UpstreamSettings,
+    /** `[cache] max_bytes`: 0 = no response cache. */
+    cacheBytes: number,
+    readonly protocol: PoolProtocol,
+    /** Names the pool in logs: `node`, `EVM`. */
+    readonly kind = 'node',
+  ) {
+    this.logger = new Logger(kind === 'node' ? 'UpstreamPool' : `UpstreamPool(${kind})`);
+    this.cache = new ResponseCache(cacheBytes);
+    this.executor = new RequestExecutor(() => this.list, settings, protocol);
+    this.health = new HealthChecker(
+      () => this.list,
+      settings.health_check_interval,
+      Math.min(settings.request_timeout, Math.max(1_000, settings.health_check_interval * 2)),
+      BigInt(settings.max_height_lag),
+      (t) => this.onTransition(t),
+      () => this.noticeHead(),
+      (u, timeoutMs) => protocol.probe(u, timeoutMs),
+    );
+    this.list = entries.map((n) => new Upstream(n, settings));
+  }
+
+  get upstreams(): readonly Upstream[] {
+    return this.list;
+  }
+
+  /** The highest latest height among healthy upstreams (0 when none is healthy). */
+  get head(): bigint {
+    let top = 0n;
+    for (const u of this.list) if (u.healthy && u.latestHeight > top) top = u.latestHeight;
+    return top;
+  }
+
+  /** Checks every upstream once (start-up must not wait on a dead one longer than the timeout), then polls. */
+  async start(): Promise<void> {
+    await this.health.checkNow();
+    this.noticeHead();
+    const healthy = this.list.filter((u) => u.healthy).length;
+    if (this.list.length === 0) this.logger.log(this.protocol.noneConfigured);
+    else if (healthy === 0) this.logger.error(`no healthy ${this.kind} upstream among ${this.list.length}; requests fail until one recovers`);
+    else this.logger.log(`${healthy} of ${this.list.length} ${this.kind} upstreams healthy, head ${this.head}`);
+    this.health.start();
+  }
+
+  stop(): void {
+    this.health.stop();
+    for (const u of this.list) u.close();
+  }
+
+  /** A health round now (tests, and after a socket saw a failure). */
+  async checkHealth(): Promise<void> {
+    await this.health.checkNow();
+    this.noticeHead();
+  }
+
+  /** Replaces the upstream list; unchanged upstreams keep their state and connections. */
+  async reload(entries: readonly UpstreamEndpoint[]): Promise<void> {
+    const old = new Map(this.list.map((u) => [`${u.name}\n${u.config.url}`, u]));
+    const next = entries.map((n) => {
+      const key = `${n.name}\n${n.url}`;
+      const kept = old.get(key);
+      old.delete(key);
+      return kept && sameEntry(kept.config, n) ? kept : (kept?.close(), new Upstream(n, this.settings));
+    });
+    this.list = next;
+    for (const u of old.values()) u.close();
+    this.logger.log(`${this.kind} upstream list reloaded: ${next.map((u) => u.name).join(', ') || '(empty)'}`);
+    await this.checkHealth();
+  }
+
+  /** Called with the new head whenever it rises. */
+  onHead(listener: (head: bigint) => void): () => void {
+    this.headListeners.add(listener);
+    return () => this.headListeners.delete(listener);
+  }
+
+  /** A height seen on an upstream's socket: raises that upstream's known head between checks. */
+  observeHeight(u: Upstream, height: bigint): void {
+    u.observeHeight(height);
+    this.noticeHead();
+  }
+
+  async request(req: PoolRequest): Promise<Json> {
+    const cacheOn = this.cache.maxBytes > 0 && req.cache.kind !== 'none' && req.idempotent;
+    const key = req.idempotent ? `${req.method}${JSON.stringify(req.params)}` : '';
+    const head = this.head;
+    if (cacheOn) {
+      const hit = this.cache.get(key, head);
+      if (hit !== undefined) return hit;
+    }
+    const answer = req.idempotent ? await this.joined(key, req) : await this.executor.execute(req);
+    if (cacheOn) this.store(key, req, answer, head);
+    return answer.result;
+  }
+
+  stats(): PoolStats {
+    const c = this.cache;
+    return {
+      head: this.head.toString(),
+      cache: { hits: c.hits, misses: c.misses, evictions: c.evictions, bytes: c.bytes, entries: c.size, max_bytes: c.maxBytes },
+      deduplicated: this.deduplicated,
+      upstreams: this.list.map((u) => u.describe()),
+    };
+  }
+
+  /** Why no upstream can serve now, as the error a client gets. */
+  unavailable(): Error {
+    return this.executor.unavailable({});
+  }
+
+  private joined(key: string, req: UpstreamRequest): Promise<CallResult> {
+    const running = this.inFlight.get(key);
+    if (running) {
+      this.deduplicated++;
+      return running;
+    }
+    const started = this.executor.execute(req).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, started);
+    return started;
+  }
+
+  private store(key: string, req: PoolRequest, answer: CallResult, head: bigint): void {
+    const rule = req.cache;
+    if (rule.kind === 'immutable') {
+      const h = req.needs.height;
+      const settled = h === undefined || h <= this.head - BigInt(this.settings.finality_depth);
+      if (settled && (rule.keep?.(answer.result) ?? true)) this.cache.setImmutable(key, answer.result, answer.bytes);
+    } else if (rule.kind === 'latest' && head > 0n && head === this.head) {
+      this.cache.setLatest(key, answer.result, answer.bytes, head, this.settings.latest_ttl);
+    }
+  }
+
+  private noticeHead(): void {
+    const head = this.head;
+    if (head <= this.lastHead) return;
+    this.lastHead = head;
+    for (const l of this.headListeners) l(head);
+  }
+
+  private onTransition(t: HealthTransition): void {
+    const u = t.upstream;
+    if (t.healthy) this.logger.log(`upstream ${u.name} (${u.config.url}) is healthy at height ${u.latestHeight}`);
+    else this.logger.warn(`upstream ${u.name} (${u.config.url}) is down: ${t.reason}${t.error ? `: ${t.error}` : ''}`);
+    this.noticeHead();
+  }
+}
+
+/** Same name and URL already matched; any other field (weight, ws) changed means a fresh upstream. */
+function sameEntry(a: UpstreamEndpoint, b: UpstreamEndpoint): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].every((k) => (a as unknown as Record<string, unknown>)[k] === (b as unknown as Record<string, unknown>)[k]);
+}

@@ -1,0 +1,81 @@
+/** One upstream (a node-RPC or an EVM endpoint): its client, what the health checks learned, and its counters. */
+import { CircuitBreaker } from './circuit-breaker';
+import { LatencyWindow } from './latency-window';
+import { NodeClient } from './node-client';
+import type { UpstreamEndpoint, UpstreamSettings } from './upstream-config';
+
+export type DownReason = '' | 'unreachable' | 'lagging' | 'catching-up' | 'wrong-chain' | 'not-checked';
+
+export interface UpstreamCounters {
+  requests: number;
+  failures: number;
+  /** JSON-RPC errors answered by the upstream (not failures). */
+  answerErrors: number;
+  hedges: number;
+  retries: number;
+}
+
+export class Upstream {
+  readonly client: NodeClient;
+  readonly breaker: CircuitBreaker;
+  readonly latency = new LatencyWindow();
+  readonly counters: UpstreamCounters = { requests: 0, failures: 0, answerErrors: 0, hedges: 0, retries: 0 };
+  /** Requests in flight now. */
+  inFlight = 0;
+  healthy = false;
+  downReason: DownReason = 'not-checked';
+  /** The last error of a health check, for logs and /health. */
+  lastError = '';
+  latestHeight = 0n;
+  earliestHeight = 1n;
+  catchingUp = false;
+  network = '';
+  lastCheckedAt = 0;
+
+  constructor(
+    readonly config: UpstreamEndpoint,
+    settings: UpstreamSettings,
+  ) {
+    this.client = new NodeClient(config.url);
+    this.breaker = new CircuitBreaker(settings.breaker_failures, settings.breaker_window, settings.breaker_open_time);
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  get weight(): number {
+    return this.config.weight;
+  }
+
+  /** The node keeps block `height` (between its earliest and latest). */
+  has(height: bigint): boolean {
+    return height >= this.earliestHeight && height <= this.latestHeight;
+  }
+
+  /** Raises the known latest height (heights seen on the socket move it between checks). */
+  observeHeight(height: bigint): void {
+    if (height > this.latestHeight) this.latestHeight = height;
+  }
+
+  /** A snapshot for /health, logs and metrics. */
+  describe(): Record<string, string | number | boolean> {
+    return {
+      name: this.name,
+      url: this.config.url,
+      healthy: this.healthy,
+      reason: this.downReason,
+      error: this.lastError,
+      latest_height: this.latestHeight.toString(),
+      earliest_height: this.earliestHeight.toString(),
+      catching_up: this.catchingUp,
+      breaker: this.breaker.state,
+      in_flight: this.inFlight,
+      ...this.counters,
+    };
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}

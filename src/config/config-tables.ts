@@ -1,0 +1,293 @@
+/**
+ * Every table and key the gateway reads, as data: the file it lives in, how its value is read, its
+ * default and a one-line description. The written default files, the environment and flag names, the
+ * `--help` text and validation all come from here.
+ */
+import type { GatewayOwnConfig, InstrumentationConfig, JsonRpcConfig, RpcConfig } from './config.types';
+import {
+  BackendConfigSchema,
+  CacheConfigSchema,
+  DevnetConfigSchema,
+  InstrumentationConfigSchema,
+  JsonRpcConfigSchema,
+  LogConfigSchema,
+  PluginsConfigSchema,
+  QueueConfigSchema,
+  RpcConfigSchema,
+} from './config.schema';
+
+export type ConfigFileName = 'config.toml' | 'app.toml' | 'gateway.toml';
+
+/**
+ * How a value is read. `duration`: a Go-style string resolved to milliseconds. `list`: a TOML array
+ * (or, from the environment or a flag, a comma-separated string). `comma-list`: a list that a file
+ * may also give as one comma-separated string, as Evmos writes `api`.
+ */
+export type ValueKind = 'string' | 'boolean' | 'integer' | 'number' | 'duration' | 'list' | 'comma-list';
+
+export interface KeySpec {
+  readonly kind: ValueKind;
+  /** The comment above the key in a written file, its `--help` line and its entry in the docs. */
+  readonly doc: string;
+  /** Other names the key is read under; the key's own name wins when a file holds both. */
+  readonly aliases?: readonly string[];
+  /**
+   * Has its own `--table.key` option, whose value placeholder in `--help` this is (`[true|false]` for
+   * a boolean: the value may be left out). Every key can also be set with `--set table.key=value`.
+   */
+  readonly flag?: string;
+}
+
+export interface TableSpec<T extends object> {
+  readonly file: ConfigFileName;
+  /** Comment heading above the table in a written file. */
+  readonly title: string;
+  readonly schema: new () => T;
+  readonly defaults: Readonly<T>;
+  readonly keys: { readonly [K in keyof T & string]: KeySpec };
+}
+
+const table = <T extends object>(spec: TableSpec<T>): TableSpec<T> => spec;
+
+export const CONFIG_TABLES = {
+  rpc: table<RpcConfig>({
+    file: 'config.toml',
+    title: 'Node RPC server (CometBFT [rpc])',
+    schema: RpcConfigSchema,
+    defaults: {
+      laddr: 'tcp://127.0.0.1:26657',
+      cors_allowed_origins: [],
+      cors_allowed_methods: ['HEAD', 'GET', 'POST'],
+      cors_allowed_headers: ['Origin', 'Accept', 'Content-Type', 'X-Requested-With', 'X-Server-Time'],
+      unsafe: false,
+      max_open_connections: 900,
+      max_subscription_clients: 100,
+      max_subscriptions_per_client: 5,
+      experimental_subscription_buffer_size: 200,
+      experimental_websocket_write_buffer_size: 200,
+      experimental_close_on_slow_client: false,
+      timeout_broadcast_tx_commit: 10_000,
+      max_request_batch_size: 10,
+      max_body_bytes: 1_000_000,
+      max_header_bytes: 1_048_576,
+    },
+    keys: {
+      laddr: {
+        kind: 'string',
+        flag: '<addrs>',
+        doc: 'Addresses to listen on, comma-separated: tcp://host:port or unix:///path.',
+      },
+      cors_allowed_origins: { kind: 'list', doc: 'Origins allowed to make cross-origin requests; [] = CORS off, "*" = any.' },
+      cors_allowed_methods: { kind: 'list', doc: 'HTTP methods allowed in cross-origin requests.' },
+      cors_allowed_headers: { kind: 'list', doc: 'Request headers allowed in cross-origin requests.' },
+      unsafe: {
+        kind: 'boolean',
+        flag: '[true|false]',
+        doc: 'Serve the unsafe methods dial_seeds, dial_peers and unsafe_flush_mempool.',
+      },
+      max_open_connections: {
+        kind: 'integer',
+        doc: 'Simultaneous HTTP and WebSocket connections; 0 = unlimited; extra connections wait.',
+      },
+      max_subscription_clients: { kind: 'integer', doc: 'Distinct clients that may hold subscriptions at once.' },
+      max_subscriptions_per_client: { kind: 'integer', doc: 'Subscriptions one client may hold at once.' },
+      experimental_subscription_buffer_size: {
+        kind: 'integer',
+        doc: 'Events buffered per subscription before it is cancelled as too slow (>= 100).',
+      },
+      experimental_websocket_write_buffer_size: {
+        kind: 'integer',
+        doc: 'Messages queued per WebSocket connection (>= experimental_subscription_buffer_size).',
+      },
+      experimental_close_on_slow_client: {
+        kind: 'boolean',
+        doc: 'Cancel a subscription whose event cannot be delivered within 10s, instead of dropping the event.',
+      },
+      timeout_broadcast_tx_commit: { kind: 'duration', doc: 'How long broadcast_tx_commit waits for the block.' },
+      max_request_batch_size: { kind: 'integer', doc: 'Requests allowed in one JSON-RPC batch; 0 = unlimited.' },
+      max_body_bytes: { kind: 'integer', doc: 'Largest HTTP request body or WebSocket message, in bytes.' },
+      max_header_bytes: { kind: 'integer', doc: 'Largest HTTP request header, in bytes.' },
+    },
+  }),
+
+  instrumentation: table<InstrumentationConfig>({
+    file: 'config.toml',
+    title: 'Prometheus metrics (CometBFT [instrumentation])',
+    schema: InstrumentationConfigSchema,
+    defaults: {
+      prometheus: false,
+      prometheus_listen_addr: ':26660',
+      max_open_connections: 3,
+      namespace: 'cometbft',
+    },
+    keys: {
+      prometheus: { kind: 'boolean', flag: '[true|false]', doc: 'Serve Prometheus metrics.' },
+      prometheus_listen_addr: { kind: 'string', doc: 'Address of the metrics server, host:port (empty host = all interfaces).' },
+      max_open_connections: { kind: 'integer', doc: 'Simultaneous connections to the metrics server; 0 = unlimited.' },
+      namespace: { kind: 'string', doc: 'Prefix of every metric name.' },
+    },
+  }),
+
+  'json-rpc': table<JsonRpcConfig>({
+    file: 'app.toml',
+    title: 'EVM JSON-RPC server (Evmos app.toml [json-rpc])',
+    schema: JsonRpcConfigSchema,
+    defaults: {
+      enable: true,
+      address: '127.0.0.1:8545',
+      'ws-address': '127.0.0.1:8546',
+      api: ['eth', 'net', 'web3'],
+      'gas-cap': 25_000_000,
+      'evm-timeout': 10_000,
+      'txfee-cap': 1,
+      'filter-cap': 200,
+      'feehistory-cap': 100,
+      'logs-cap': 10_000,
+      'block-range-cap': 10_000,
+      'http-timeout': 30_000,
+      'http-idle-timeout': 120_000,
+      'allow-unprotected-txs': false,
+      'max-open-connections': 0,
+      'batch-request-limit': 1_000,
+      'batch-response-max-size': 25_000_000,
+      'ws-origins': ['127.0.0.1', 'localhost'],
+      'enable-indexer': false,
+    },
+    keys: {
+      enable: { kind: 'boolean', flag: '[true|false]', doc: 'Serve the EVM JSON-RPC over HTTP and WebSocket.' },
+      address: { kind: 'string', flag: '<host:port>', doc: 'HTTP listen address, host:port.' },
+      'ws-address': { kind: 'string', flag: '<host:port>', doc: 'WebSocket listen address, host:port.' },
+      api: {
+        kind: 'comma-list',
+        flag: '<a,b,…>',
+        doc: 'Namespaces served, comma-separated: eth, web3, net, txpool, debug, personal, admin, miner, or a plugin\'s.',
+      },
+      'gas-cap': {
+        kind: 'integer',
+        aliases: ['rpc-gas-cap'],
+        doc: 'Gas cap of eth_call and eth_estimateGas; 0 = no cap (also read as rpc-gas-cap).',
+      },
+      'evm-timeout': { kind: 'duration', doc: 'Deadline of an eth_call; 0 = none.' },
+      'txfee-cap': { kind: 'number', doc: 'Largest fee, in ether, of a transaction sent through the RPC; 0 = no cap.' },
+      'filter-cap': { kind: 'integer', doc: 'Polling filters alive at once, across all clients.' },
+      'feehistory-cap': { kind: 'integer', doc: 'Largest blockCount of eth_feeHistory (>= 1).' },
+      'logs-cap': { kind: 'integer', doc: 'Most logs returned by eth_getLogs or eth_getFilterLogs.' },
+      'block-range-cap': { kind: 'integer', doc: 'Largest block range (to - from) of a logs query.' },
+      'http-timeout': { kind: 'duration', doc: 'Read and write timeout of an HTTP request.' },
+      'http-idle-timeout': { kind: 'duration', doc: 'How long an idle keep-alive connection stays open.' },
+      'allow-unprotected-txs': { kind: 'boolean', doc: 'Accept raw transactions without EIP-155 replay protection.' },
+      'max-open-connections': { kind: 'integer', doc: 'Simultaneous HTTP connections; 0 = unlimited; extra connections wait.' },
+      'batch-request-limit': { kind: 'integer', doc: 'Requests allowed in one batch; 0 = unlimited.' },
+      'batch-response-max-size': { kind: 'integer', doc: 'Bytes of results one batch may return; 0 = unlimited.' },
+      'ws-origins': { kind: 'list', doc: 'Origin hostnames allowed to open a WebSocket; a request without Origin is allowed.' },
+      'enable-indexer': { kind: 'boolean', doc: 'Keep an EVM transaction index of its own instead of using tx_search.' },
+    },
+  }),
+
+  backend: table<GatewayOwnConfig['backend']>({
+    file: 'gateway.toml',
+    title: 'Where requests are served from',
+    schema: BackendConfigSchema,
+    defaults: { kind: 'embedded' },
+    keys: {
+      kind: {
+        kind: 'string',
+        flag: '<kind>',
+        doc: 'Backend: embedded (an in-process devnet) or upstream (pools of real nodes).',
+      },
+    },
+  }),
+
+  devnet: table<GatewayOwnConfig['devnet']>({
+    file: 'gateway.toml',
+    title: 'The embedded devnet (backend kind = "embedded")',
+    schema: DevnetConfigSchema,
+    defaults: {
+      chain_id: 'rpcgw-devnet-1',
+      moniker: 'rpc-gateway-devnet',
+      block_time: 1_000,
+      ephemeral: false,
+      follow: '',
+      mempool_size: 5_000,
+      max_tx_bytes: 1_048_576,
+    },
+    keys: {
+      chain_id: { kind: 'string', doc: 'Chain ID of the devnet (at most 50 characters).' },
+      moniker: { kind: 'string', doc: 'Name of the devnet node.' },
+      block_time: { kind: 'duration', flag: '<duration>', doc: 'Time between blocks.' },
+      ephemeral: { kind: 'boolean', flag: '[true|false]', doc: 'Keep the chain in memory only (nothing under $HOME/data).' },
+      follow: {
+        kind: 'string',
+        flag: '<url>',
+        doc: 'Node RPC URL of a devnet to follow as a full node; "" = be the validator.',
+      },
+      mempool_size: { kind: 'integer', doc: 'Transactions the mempool holds.' },
+      max_tx_bytes: { kind: 'integer', doc: 'Largest transaction accepted, in bytes.' },
+    },
+  }),
+
+  queue: table<GatewayOwnConfig['queue']>({
+    file: 'gateway.toml',
+    title: 'Broadcast queue',
+    schema: QueueConfigSchema,
+    defaults: { redis_url: '' },
+    keys: {
+      redis_url: {
+        kind: 'string',
+        doc: 'Redis URL (redis:// or rediss://) of a durable queue; "" = in memory.',
+      },
+    },
+  }),
+
+  cache: table<GatewayOwnConfig['cache']>({
+    file: 'gateway.toml',
+    title: 'Response cache',
+    schema: CacheConfigSchema,
+    defaults: { max_bytes: 67_108_864 },
+    keys: {
+      max_bytes: { kind: 'integer', doc: 'Memory the response cache may use, in bytes; 0 = no cache.' },
+    },
+  }),
+
+  plugins: table<GatewayOwnConfig['plugins']>({
+    file: 'gateway.toml',
+    title: 'Plugins',
+    schema: PluginsConfigSchema,
+    defaults: { paths: [] },
+    keys: {
+      paths: { kind: 'list', doc: 'Plugin modules to load.' },
+    },
+  }),
+
+  log: table<GatewayOwnConfig['log']>({
+    file: 'gateway.toml',
+    title: 'Logging',
+    schema: LogConfigSchema,
+    defaults: { level: 'info' },
+    keys: {
+      level: {
+        kind: 'string',
+        flag: '<level>',
+        doc: 'Log level: fatal, error, warn, info, debug, trace or silent.',
+      },
+    },
+  }),
+};
+
+export type TableName = keyof typeof CONFIG_TABLES;
+
+export type TableValue<N extends TableName> = (typeof CONFIG_TABLES)[N] extends TableSpec<infer T> ? T : never;
+
+export type TableValues = { [N in TableName]: TableValue<N> };
+
+export const TABLE_NAMES = Object.keys(CONFIG_TABLES) as TableName[];
+
+/** Loosely typed view of a table, for code that walks every key. */
+export function tableSpec(name: TableName): TableSpec<Record<string, unknown>> {
+  return CONFIG_TABLES[name] as unknown as TableSpec<Record<string, unknown>>;
+}
+
+/** `RPCGW_<TABLE>_<KEY>`: upper case, `-` and `.` turned to `_`. */
+export function envName(tableName: string, key: string): string {
+  return `RPCGW_${tableName}_${key}`.toUpperCase().replace(/[-.]/g, '_');
+}

@@ -1,0 +1,183 @@
+/**
+ * Property decorators for the config schema. Each one states, once, what a key expects: every check it
+ * applies reports the same `expected …` text, which becomes the tail of the one-line ConfigError.
+ */
+import {
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateBy,
+  type ValidationArguments,
+  type ValidationOptions,
+} from 'class-validator';
+
+type Message = ValidationOptions['message'];
+
+function expecting(message: Message, ...checks: ((options: ValidationOptions) => PropertyDecorator)[]): PropertyDecorator {
+  return (target, property) => {
+    for (const check of checks) check({ message })(target, property);
+  };
+}
+
+const expected = (what: string): string => `expected ${what}`;
+
+export function IsIntAtLeast(min: number): PropertyDecorator {
+  return expecting(
+    expected(`an integer >= ${min}`),
+    (o) => IsInt(o),
+    (o) => Min(min, o),
+    (o) => Max(Number.MAX_SAFE_INTEGER, o),
+  );
+}
+
+export function IsNumberAtLeast(min: number): PropertyDecorator {
+  return expecting(
+    expected(`a number >= ${min}`),
+    (o) => IsNumber({ allowNaN: false, allowInfinity: false }, o),
+    (o) => Min(min, o),
+  );
+}
+
+/** A duration already resolved to milliseconds by the loader. */
+export function IsDurationAtLeast(minMs: 0 | 1): PropertyDecorator {
+  const what = minMs === 0 ? 'a duration >= 0' : 'a duration > 0';
+  return expecting(
+    expected(`${what}, such as "10s", "500ms" or "1m30s"`),
+    (o) => IsInt(o),
+    (o) => Min(minMs, o),
+  );
+}
+
+export function IsFlag(): PropertyDecorator {
+  return expecting(expected('true or false'), (o) => IsBoolean(o));
+}
+
+export function IsNonEmptyText(maxLength = Number.MAX_SAFE_INTEGER): PropertyDecorator {
+  const what = maxLength < Number.MAX_SAFE_INTEGER ? `a non-empty string of at most ${maxLength} characters` : 'a non-empty string';
+  return expecting(
+    expected(what),
+    (o) => IsString(o),
+    (o) => MinLength(1, o),
+    (o) => MaxLength(maxLength, o),
+  );
+}
+
+export function IsTextList(): PropertyDecorator {
+  return expecting(
+    expected('an array of strings'),
+    (o) => IsArray(o),
+    (o) => IsString({ ...o, each: true }),
+  );
+}
+
+export function IsOneOf(values: readonly string[]): PropertyDecorator {
+  return expecting(expected(`one of ${values.join(', ')}`), (o) => IsIn([...values], o));
+}
+
+export function IsMatching(pattern: RegExp, what: string): PropertyDecorator {
+  return expecting(
+    expected(what),
+    (o) => IsString(o),
+    (o) => Matches(pattern, o),
+  );
+}
+
+const HOST = String.raw`(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]*)`;
+const PORT = String.raw`(?:6553[0-5]|655[0-2]\d|65[0-4]\d{2}|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}|0)`;
+const HOST_PORT = new RegExp(`^${HOST}:${PORT}$`);
+const LISTEN_ADDRESS = new RegExp(`^(?:tcp://${HOST}:${PORT}|unix://.+)$`);
+
+/** `host:port`; the host may be empty (all interfaces), a name, an IPv4 or a bracketed IPv6 address. */
+export function IsHostPort(): PropertyDecorator {
+  return IsMatching(HOST_PORT, 'an address host:port');
+}
+
+/** CometBFT's `laddr`: comma-separated `tcp://host:port` or `unix:///path` entries. */
+export function IsListenAddressList(): PropertyDecorator {
+  return expecting(
+    expected('comma-separated tcp://host:port or unix:///path addresses'),
+    (o) => IsString(o),
+    (o) =>
+      ValidateBy(
+        {
+          name: 'isListenAddressList',
+          validator: { validate: (value: string) => value.split(',').every((entry) => LISTEN_ADDRESS.test(entry.trim())) },
+        },
+        o,
+      ),
+  );
+}
+
+/** An empty string (feature off) or a URL with one of the given schemes. */
+export function IsUrlOrEmpty(schemes: readonly string[]): PropertyDecorator {
+  const pattern = new RegExp(`^(?:(?:${schemes.join('|')})://\\S+)?$`);
+  return IsMatching(pattern, `"" or a ${schemes.map((s) => `${s}://`).join(' or ')} URL`);
+}
+
+/** An integer no smaller than another integer key of the same table. */
+export function IsIntAtLeastKey(otherKey: string): PropertyDecorator {
+  const message = (args: ValidationArguments): string =>
+    expected(`an integer >= ${otherKey} (${String((args.object as Record<string, unknown>)[otherKey])})`);
+  return expecting(
+    message,
+    (o) => IsInt(o),
+    (o) =>
+      ValidateBy(
+        {
+          name: 'isIntAtLeastKey',
+          validator: {
+            validate: (value: number, args?: ValidationArguments) => {
+              const other = (args?.object as Record<string, unknown>)[otherKey];
+              return typeof other !== 'number' || value >= other;
+            },
+          },
+        },
+        o,
+      ),
+  );
+}
+
+/**
+ * EVM namespaces: distinct names among `allowed(object)`, and at least one when `enable` is true (as
+ * Evmos refuses to start with the server on and no namespace).
+ */
+export function IsNamespaceList(allowed: (object: object) => readonly string[]): PropertyDecorator {
+  const message = (args: ValidationArguments): string => {
+    const enabled = (args.object as { enable?: unknown }).enable === true;
+    if (enabled && Array.isArray(args.value) && args.value.length === 0) {
+      return expected('at least one namespace while enable = true');
+    }
+    return expected(`distinct namespaces among ${allowed(args.object).join(', ')}`);
+  };
+  return expecting(
+    message,
+    (o) => IsArray(o),
+    (o) =>
+      ValidateBy(
+        {
+          name: 'isNamespaceList',
+          validator: {
+            validate: (value: unknown[], args?: ValidationArguments) => {
+              const object = args?.object ?? {};
+              const known = allowed(object);
+              const enabled = (object as { enable?: unknown }).enable === true;
+              return (
+                value.every((name) => typeof name === 'string' && known.includes(name)) &&
+                new Set(value).size === value.length &&
+                (!enabled || value.length > 0)
+              );
+            },
+          },
+        },
+        o,
+      ),
+  );
+}

@@ -1,0 +1,126 @@
+/**
+ * class-validator schema of each config table, mirroring config.types.ts. The loader fills an instance
+ * with values already read as their kind (durations in ms, lists as arrays) and validates it.
+ */
+import type {
+  BackendKind,
+  GatewayOwnConfig,
+  InstrumentationConfig,
+  JsonRpcConfig,
+  RpcConfig,
+} from './config.types';
+import {
+  IsDurationAtLeast,
+  IsFlag,
+  IsHostPort,
+  IsIntAtLeast,
+  IsIntAtLeastKey,
+  IsListenAddressList,
+  IsMatching,
+  IsNamespaceList,
+  IsNonEmptyText,
+  IsNumberAtLeast,
+  IsOneOf,
+  IsTextList,
+  IsUrlOrEmpty,
+} from './config-validators';
+
+/** The EVM namespaces the gateway serves itself; plugins may register more. */
+export const EVM_NAMESPACES = ['eth', 'web3', 'net', 'txpool', 'debug', 'personal', 'admin', 'miner'] as const;
+
+type Gateway<T extends keyof GatewayOwnConfig> = GatewayOwnConfig[T];
+
+export const BACKEND_KINDS: readonly BackendKind[] = ['embedded', 'upstream'];
+
+export const LOG_LEVELS: readonly GatewayOwnConfig['log']['level'][] = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+];
+
+export class RpcConfigSchema implements RpcConfig {
+  @IsListenAddressList() laddr!: string;
+  @IsTextList() cors_allowed_origins!: string[];
+  @IsTextList() cors_allowed_methods!: string[];
+  @IsTextList() cors_allowed_headers!: string[];
+  @IsFlag() unsafe!: boolean;
+  @IsIntAtLeast(0) max_open_connections!: number;
+  @IsIntAtLeast(0) max_subscription_clients!: number;
+  @IsIntAtLeast(0) max_subscriptions_per_client!: number;
+  @IsIntAtLeast(100) experimental_subscription_buffer_size!: number;
+  @IsIntAtLeastKey('experimental_subscription_buffer_size') experimental_websocket_write_buffer_size!: number;
+  @IsFlag() experimental_close_on_slow_client!: boolean;
+  @IsDurationAtLeast(0) timeout_broadcast_tx_commit!: number;
+  @IsIntAtLeast(0) max_request_batch_size!: number;
+  @IsIntAtLeast(0) max_body_bytes!: number;
+  @IsIntAtLeast(0) max_header_bytes!: number;
+}
+
+export class InstrumentationConfigSchema implements InstrumentationConfig {
+  @IsFlag() prometheus!: boolean;
+  @IsHostPort() prometheus_listen_addr!: string;
+  @IsIntAtLeast(0) max_open_connections!: number;
+  @IsMatching(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a metric name prefix [A-Za-z_][A-Za-z0-9_]*') namespace!: string;
+}
+
+/** Where the loader puts the plugin namespaces that `api` may name besides EVM_NAMESPACES. */
+export const EXTRA_NAMESPACES = Symbol('extraNamespaces');
+
+export class JsonRpcConfigSchema implements JsonRpcConfig {
+  [EXTRA_NAMESPACES]: readonly string[] = [];
+
+  @IsFlag() enable!: boolean;
+  @IsHostPort() address!: string;
+  @IsHostPort() 'ws-address'!: string;
+  @IsNamespaceList((o) => [...EVM_NAMESPACES, ...(o as JsonRpcConfigSchema)[EXTRA_NAMESPACES]]) api!: string[];
+  @IsIntAtLeast(0) 'gas-cap'!: number;
+  @IsDurationAtLeast(0) 'evm-timeout'!: number;
+  @IsNumberAtLeast(0) 'txfee-cap'!: number;
+  @IsIntAtLeast(0) 'filter-cap'!: number;
+  @IsIntAtLeast(1) 'feehistory-cap'!: number;
+  @IsIntAtLeast(0) 'logs-cap'!: number;
+  @IsIntAtLeast(0) 'block-range-cap'!: number;
+  @IsDurationAtLeast(0) 'http-timeout'!: number;
+  @IsDurationAtLeast(0) 'http-idle-timeout'!: number;
+  @IsFlag() 'allow-unprotected-txs'!: boolean;
+  @IsIntAtLeast(0) 'max-open-connections'!: number;
+  @IsIntAtLeast(0) 'batch-request-limit'!: number;
+  @IsIntAtLeast(0) 'batch-response-max-size'!: number;
+  @IsTextList() 'ws-origins'!: string[];
+  @IsFlag() 'enable-indexer'!: boolean;
+}
+
+export class BackendConfigSchema implements Gateway<'backend'> {
+  @IsOneOf(BACKEND_KINDS) kind!: BackendKind;
+}
+
+export class DevnetConfigSchema implements Gateway<'devnet'> {
+  // CometBFT caps chain IDs at 50 characters.
+  @IsNonEmptyText(50) chain_id!: string;
+  @IsNonEmptyText() moniker!: string;
+  @IsDurationAtLeast(1) block_time!: number;
+  @IsFlag() ephemeral!: boolean;
+  @IsUrlOrEmpty(['http', 'https']) follow!: string;
+  @IsIntAtLeast(1) mempool_size!: number;
+  @IsIntAtLeast(1) max_tx_bytes!: number;
+}
+
+export class QueueConfigSchema implements Gateway<'queue'> {
+  @IsUrlOrEmpty(['redis', 'rediss']) redis_url!: string;
+}
+
+export class CacheConfigSchema implements Gateway<'cache'> {
+  @IsIntAtLeast(0) max_bytes!: number;
+}
+
+export class PluginsConfigSchema implements Gateway<'plugins'> {
+  @IsTextList() paths!: string[];
+}
+
+export class LogConfigSchema implements Gateway<'log'> {
+  @IsOneOf(LOG_LEVELS) level!: GatewayOwnConfig['log']['level'];
+}

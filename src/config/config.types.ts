@@ -1,0 +1,96 @@
+/**
+ * The gateway's resolved configuration. Keys keep the names they have in the node's own files
+ * (config.toml `[rpc]`, app.toml `[json-rpc]`) so operators can reuse what they have; durations are
+ * resolved to milliseconds.
+ */
+
+/** `[rpc]` of `$HOME/config/config.toml` (CometBFT). */
+export interface RpcConfig {
+  /** Comma-separated `tcp://host:port` or `unix:///path` listen addresses. */
+  laddr: string;
+  cors_allowed_origins: string[];
+  cors_allowed_methods: string[];
+  cors_allowed_headers: string[];
+  unsafe: boolean;
+  /** HTTP + WebSocket connections together; 0 = unlimited. */
+  max_open_connections: number;
+  max_subscription_clients: number;
+  max_subscriptions_per_client: number;
+  experimental_subscription_buffer_size: number;
+  experimental_websocket_write_buffer_size: number;
+  experimental_close_on_slow_client: boolean;
+  /** Milliseconds. */
+  timeout_broadcast_tx_commit: number;
+  /** 0 = unlimited. */
+  max_request_batch_size: number;
+  max_body_bytes: number;
+  max_header_bytes: number;
+}
+
+/** `[instrumentation]` of config.toml. */
+export interface InstrumentationConfig {
+  prometheus: boolean;
+  prometheus_listen_addr: string;
+  max_open_connections: number;
+  namespace: string;
+}
+
+/** `[json-rpc]` of `$HOME/config/app.toml` (Evmos). */
+export interface JsonRpcConfig {
+  enable: boolean;
+  address: string;
+  'ws-address': string;
+  api: string[];
+  /** Also read from `rpc-gas-cap`. 0 = no cap. */
+  'gas-cap': number;
+  /** Milliseconds; 0 = none. */
+  'evm-timeout': number;
+  /** In ether; 0 = no cap. */
+  'txfee-cap': number;
+  'filter-cap': number;
+  'feehistory-cap': number;
+  'logs-cap': number;
+  'block-range-cap': number;
+  /** Milliseconds. */
+  'http-timeout': number;
+  /** Milliseconds. */
+  'http-idle-timeout': number;
+  'allow-unprotected-txs': boolean;
+  'max-open-connections': number;
+  'batch-request-limit': number;
+  'batch-response-max-size': number;
+  'ws-origins': string[];
+  'enable-indexer': boolean;
+}
+
+export type BackendKind = 'embedded' | 'upstream';
+
+/** `gateway.toml`: what belongs to the gateway itself. */
+export interface GatewayOwnConfig {
+  backend: { kind: BackendKind };
+  devnet: {
+    chain_id: string;
+    moniker: string;
+    /** Milliseconds between blocks. */
+    block_time: number;
+    /** Keep everything in memory (nothing under `$HOME/data`). */
+    ephemeral: boolean;
+    /** Node RPC URL of a devnet to follow as a full node; empty = be the validator. */
+    follow: string;
+    mempool_size: number;
+    max_tx_bytes: number;
+  };
+  queue: { redis_url: string };
+  cache: { max_bytes: number };
+  plugins: { paths: string[] };
+  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+}
+
+export interface AppConfig {
+  /** Absolute home directory. */
+  home: string;
+  rpc: RpcConfig;
+  instrumentation: InstrumentationConfig;
+  jsonRpc: JsonRpcConfig;
+  gateway: GatewayOwnConfig;
+}

@@ -1,0 +1,48 @@
+import { resolve } from 'node:path';
+import type { AppConfig } from './config.types';
+import { envSettings, fileSettings, flagSettings, type Setting } from './config-sources';
+import { TABLE_NAMES, type TableName } from './config-tables';
+import { resolveTable } from './validate-config';
+
+export interface LoadConfigOptions {
+  /** The home directory; `config/` under it holds config.toml, app.toml and gateway.toml. */
+  home: string;
+  /** Usually `process.env`; only `RPCGW_<TABLE>_<KEY>` variables are read. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Dotted flag names to values: `{ 'rpc.laddr': 'tcp://0.0.0.0:26657', 'json-rpc.enable': 'false' }`. */
+  flags?: Readonly<Record<string, string>>;
+  /** EVM namespaces registered by plugins, allowed in `[json-rpc] api` besides the built-in ones. */
+  extraNamespaces?: readonly string[];
+}
+
+/**
+ * Resolves the configuration: defaults < files < environment < flags. Missing files are written with
+ * the defaults first. Throws ConfigError (one line) on a bad value.
+ */
+export function loadConfig(options: LoadConfigOptions): AppConfig {
+  const home = resolve(options.home);
+  const byTable = new Map<TableName, Map<string, Setting>>(TABLE_NAMES.map((name) => [name, new Map()]));
+  const settings = [
+    ...fileSettings(home),
+    ...envSettings(options.env ?? {}),
+    ...flagSettings(options.flags ?? {}),
+  ];
+  for (const setting of settings) byTable.get(setting.table)?.set(setting.key, setting);
+
+  const table = <N extends TableName>(name: N) =>
+    resolveTable(name, byTable.get(name) ?? new Map(), options.extraNamespaces ?? []);
+  return {
+    home,
+    rpc: table('rpc'),
+    instrumentation: table('instrumentation'),
+    jsonRpc: table('json-rpc'),
+    gateway: {
+      backend: table('backend'),
+      devnet: table('devnet'),
+      queue: table('queue'),
+      cache: table('cache'),
+      plugins: table('plugins'),
+      log: table('log'),
+    },
+  };
+}

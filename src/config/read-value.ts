@@ -1,0 +1,55 @@
+import { parse as parseToml } from 'smol-toml';
+import type { ValueKind } from './config-tables';
+import { parseDuration } from './duration';
+
+/** Where a raw value came from: a TOML file keeps its types; the environment and flags give text. */
+export type RawSource = 'toml' | 'text';
+
+/**
+ * Reads a raw value as its kind, or `undefined` when it is not one; validation then reports the key
+ * with what it expects, so a type error and a range error read the same.
+ */
+export function readValue(kind: ValueKind, raw: unknown, source: RawSource): unknown {
+  const text = source === 'text' && typeof raw === 'string' ? raw.trim() : undefined;
+  switch (kind) {
+    case 'string':
+      return typeof raw === 'string' ? raw : undefined;
+    case 'boolean':
+      return typeof raw === 'boolean' ? raw : text === undefined ? undefined : readBoolean(text);
+    case 'integer':
+      if (typeof raw === 'number') return Number.isInteger(raw) ? raw : undefined;
+      return text !== undefined && /^[+-]?\d+$/.test(text) ? Number(text) : undefined;
+    case 'number':
+      if (typeof raw === 'number') return raw;
+      return text !== undefined && text !== '' && Number.isFinite(Number(text)) ? Number(text) : undefined;
+    case 'duration':
+      return typeof raw === 'string' ? parseDuration(raw) : undefined;
+    case 'list':
+    case 'comma-list':
+      if (Array.isArray(raw)) return raw;
+      if (text !== undefined) return text.startsWith('[') ? readTomlArray(text) : splitList(text);
+      return kind === 'comma-list' && typeof raw === 'string' ? splitList(raw) : undefined;
+  }
+}
+
+/** The spellings Go's strconv.ParseBool accepts, as a node's own flags do. */
+function readBoolean(text: string): boolean | undefined {
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(text)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(text)) return false;
+  return undefined;
+}
+
+function splitList(text: string): string[] {
+  return text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+function readTomlArray(text: string): unknown {
+  try {
+    return parseToml(`value = ${text}`).value;
+  } catch {
+    return undefined;
+  }
+}

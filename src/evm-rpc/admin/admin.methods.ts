@@ -1,0 +1,64 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Wallet, keccak256 } from 'ethers';
+import { EVM_BACKEND, type EvmBackend } from '../../backends/evm-backend';
+import { GatewayConfigService } from '../../config/gateway-config.service';
+import type { MethodSpec } from '../../rpc/method-spec';
+import { param, type MethodTable } from '../core/evm-method';
+import { checkEnode } from './enode';
+import type { DecodedArgs as A } from '../../rpc/method-spec';
+
+/**
+ * admin, as a running node without peers answers: the gateway has a p2p identity of its own (made
+ * at start, never dialled), its data directory is the gateway's home, and peer requests are checked
+ * and accepted the way go-ethereum accepts them before any connection exists.
+ */
+@Injectable()
+export class AdminMethods implements MethodTable {
+  /** The uncompressed secp256k1 public key without its 0x04 prefix. */
+  private readonly publicKey = new Wallet(Wallet.createRandom().privateKey).signingKey.publicKey.slice(4);
+
+  constructor(
+    @Inject(EVM_BACKEND) private readonly b: EvmBackend,
+    private readonly config: GatewayConfigService,
+  ) {}
+
+  methods(): MethodSpec[] {
+    const group = 'admin';
+    const peerRequest = (name: string): MethodSpec => ({
+      group,
+      name,
+      params: [param('url', 'string')],
+      handler: (a: A) => {
+        checkEnode(a.url);
+        return true;
+      },
+    });
+    return [
+      { group, name: 'admin_nodeInfo', params: [], handler: () => this.nodeInfo() },
+      { group, name: 'admin_peers', params: [], handler: () => [] },
+      { group, name: 'admin_datadir', params: [], handler: () => this.config.home },
+      ...['admin_addPeer', 'admin_removePeer', 'admin_addTrustedPeer', 'admin_removeTrustedPeer'].map(peerRequest),
+    ];
+  }
+
+  private async nodeInfo(): Promise<Record<string, unknown>> {
+    const [name, network, chainId, genesis, head] = await Promise.all([
+      this.b.clientVersion(),
+      this.b.networkId(),
+      this.b.chainId(),
+      this.b.getBlockByNumber({ kind: 'tag', tag: 'earliest' }, false),
+      this.b.getBlockByNumber({ kind: 'tag', tag: 'latest' }, false),
+    ]);
+    return {
+      id: keccak256('0x' + this.publicKey).slice(2),
+      name,
+      enode: `enode://${this.publicKey}@127.0.0.1:0?discport=0`,
+      ip: '127.0.0.1',
+      ports: { discovery: 0, listener: 0 },
+      listenAddr: '[::]:0',
+      protocols: {
+        eth: { network: Number(network), difficulty: 0, genesis: genesis?.hash ?? null, config: { chainId: Number(chainId) }, head: head?.hash ?? null },
+      },
+    };
+  }
+}

@@ -1,0 +1,138 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { EVM_BACKEND, type EvmBackend, type LogFilter } from '../../backends/evm-backend';
+import type { Json, JsonObject } from '../../backends/node-backend';
+import { GatewayConfigService } from '../../config/gateway-config.service';
+import { ApplicationError } from '../../rpc/errors';
+import type { BlockEvents } from './block-events';
+import { ChainFeed, type BlockListener } from './chain-feed';
+import { checkLiveRange, matchesLog } from './log-match';
+import { newRpcId } from './rpc-id';
+
+export type FilterKind = 'logs' | 'blocks' | 'pendingTransactions';
+
+interface PollingFilter {
+  readonly kind: FilterKind;
+  readonly criteria: LogFilter;
+  /** Epoch ms after which the sweeper removes it, unless polled first. */
+  deadline: number;
+  items: Json[];
+}
+
+/** A filter lives 5 minutes after its creation or last poll (Evmos, go-ethereum). */
+export const FILTER_TIMEOUT_MS = 5 * 60_000;
+export const SWEEP_INTERVAL_MS = 30_000;
+const MAX_BACKLOG = 1_000;
+
+const CAP_ERRORS: Record<FilterKind, string> = {
+  logs: 'error creating filter: max limit reached',
+  blocks: 'error creating block filter: max limit reached',
+  pendingTransactions: 'error creating pending tx filter: max limit reached',
+};
+
+/** go-ethereum's subscription type numbers, which the getFilterLogs error prints. */
+const TYPE_NUMBERS: Record<FilterKind, number> = { logs: 1, pendingTransactions: 4, blocks: 5 };
+
+/**
+ * The polling filters of all clients (one map, `filter-cap` in total), fed from the chain feed while
+ * any exists. Items accumulate until polled with eth_getFilterChanges.
+ */
+@Injectable()
+export class PollingFilters implements BlockListener, OnModuleDestroy {
+  private readonly logger = new Logger('EvmFilters');
+  private readonly filters = new Map<string, PollingFilter>();
+  private detach: (() => void) | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly feed: ChainFeed,
+    private readonly config: GatewayConfigService,
+    @Inject(EVM_BACKEND) private readonly backend: EvmBackend,
+  ) {}
+
+  create(kind: FilterKind, criteria: LogFilter = {}): string {
+    if (this.filters.size >= this.config.jsonRpc['filter-cap']) throw new ApplicationError(CAP_ERRORS[kind]);
+    if (kind === 'logs') checkLiveRange(criteria);
+    const id = newRpcId();
+    this.filters.set(id, { kind, criteria, deadline: Date.now() + FILTER_TIMEOUT_MS, items: [] });
+    this.follow();
+    return id;
+  }
+
+  /** What arrived since the last poll; polling keeps the filter alive. */
+  changes(id: string): Json[] {
+    const filter = this.get(id);
+    filter.deadline = Date.now() + FILTER_TIMEOUT_MS;
+    const items = filter.items;
+    filter.items = [];
+    return items;
+  }
+
+  /** A log filter's whole range, queried again (does not keep the filter alive). */
+  logs(id: string): Promise<JsonObject[]> {
+    const filter = this.get(id);
+    if (filter.kind !== 'logs') throw new ApplicationError(`filter ${id} doesn't have a LogsSubscription type: got ${TYPE_NUMBERS[filter.kind]}`);
+    return this.backend.getLogs(filter.criteria, this.logCaps());
+  }
+
+  uninstall(id: string): boolean {
+    const removed = this.filters.delete(id);
+    if (removed) this.unfollowIfIdle();
+    return removed;
+  }
+
+  logCaps(): { blockRange: number; logs: number } {
+    const rpc = this.config.jsonRpc;
+    return { blockRange: rpc['block-range-cap'], logs: rpc['logs-cap'] };
+  }
+
+  async onBlock(block: BlockEvents): Promise<void> {
+    const kinds = new Set([...this.filters.values()].map((f) => f.kind));
+    const hash = kinds.has('blocks') ? await block.hash() : null;
+    const txHashes = kinds.has('pendingTransactions') ? await block.transactionHashes() : [];
+    const logs = kinds.has('logs') ? await block.logs() : [];
+    for (const filter of this.filters.values()) {
+      if (filter.kind === 'blocks' && hash !== null) filter.items.push(hash);
+      else if (filter.kind === 'pendingTransactions') filter.items.push(...txHashes);
+      else if (filter.kind === 'logs') filter.items.push(...logs.filter((log) => matchesLog(filter.criteria, log)));
+    }
+  }
+
+  onOverflow(): void {
+    this.logger.warn('polling filters fell behind the chain; following it again from the latest block');
+    this.detach = undefined;
+    this.follow();
+  }
+
+  onModuleDestroy(): void {
+    this.filters.clear();
+    this.unfollowIfIdle();
+  }
+
+  private get(id: string): PollingFilter {
+    const filter = this.filters.get(id);
+    if (!filter) throw new ApplicationError(`filter ${id} not found`);
+    return filter;
+  }
+
+  private follow(): void {
+    this.detach ??= this.feed.attach(this, MAX_BACKLOG);
+    if (!this.sweeper) {
+      this.sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
+      this.sweeper.unref();
+    }
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [id, filter] of this.filters) if (filter.deadline <= now) this.filters.delete(id);
+    this.unfollowIfIdle();
+  }
+
+  private unfollowIfIdle(): void {
+    if (this.filters.size > 0) return;
+    this.detach?.();
+    this.detach = undefined;
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+}

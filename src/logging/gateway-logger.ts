@@ -1,0 +1,44 @@
+import type { IncomingMessage } from 'node:http';
+import { pino, stdTimeFunctions, type DestinationStream, type Level, type LevelWithSilent, type Logger } from 'pino';
+
+export type LogLevel = LevelWithSilent;
+
+/** What never reaches a log line, whatever logs a request or an error. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["proxy-authorization"]',
+  'req.headers["x-api-key"]',
+  'params',
+  'tx',
+];
+
+/**
+ * The process's one pino logger: JSON lines with an ISO time and the level's name. Nest logs through
+ * it (nestjs-pino), and so does the RequestLog.
+ */
+export function createGatewayLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  const options = {
+    level,
+    timestamp: stdTimeFunctions.isoTime,
+    formatters: { level: (label: string) => ({ level: label as Level }) },
+    base: { pid: process.pid, name: 'rpc-gateway' },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+  };
+  return destination ? pino(options, destination) : pino(options);
+}
+
+/** A client's own correlation id is kept when it is short and printable; otherwise one is made. */
+const CLIENT_REQUEST_ID = /^[\w.:@/+=-]{1,64}$/;
+
+/** Request ids: the client's `X-Request-Id` when sane, else `<process tag>-<counter>` (unique per process run). */
+export function requestIdGenerator(): (req: IncomingMessage) => string {
+  const tag = Date.now().toString(36);
+  let next = 0;
+  return (req) => {
+    const given = req.headers['x-request-id'];
+    if (typeof given === 'string' && CLIENT_REQUEST_ID.test(given)) return given;
+    next = (next + 1) % Number.MAX_SAFE_INTEGER;
+    return `${tag}-${next.toString(36)}`;
+  };
+}

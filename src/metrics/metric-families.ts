@@ -1,0 +1,156 @@
+import { Counter, Gauge, Histogram, type CounterConfiguration, type GaugeConfiguration, type LabelValues, type Registry } from 'prom-client';
+
+/** The one prefix of every series the gateway exports (Node process metrics included). */
+export const METRIC_PREFIX = 'rpcgw_';
+
+/** The `interface` label: which public RPC surface a series is about. */
+export type Surface = 'node' | 'evm';
+
+/** Seconds; from a cached status answer to a slow broadcast_tx_commit. */
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
+const BLOCK_INTERVAL_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
+
+/**
+ * Every metric family of the gateway, declared once on one registry. Label sets are bounded: a method
+ * label only ever holds a registered method name or `other`, an outcome `ok` or a JSON-RPC error code.
+ * Families that other modules feed (upstream pools, the response cache, the broadcast queue) are
+ * declared here too, so that their names and labels are fixed in one place.
+ */
+export function declareFamilies(registry: Registry) {
+  const registers = [registry];
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
+    new Counter<L>({ name: METRIC_PREFIX + name, help, labelNames, registers });
+  const hotCounter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    cellCounter<L>({ name: METRIC_PREFIX + name, help, labelNames, registers });
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
+    sampledGauge<L>({ name: METRIC_PREFIX + name, help, labelNames, registers });
+  const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
+    new Histogram<L>({ name: METRIC_PREFIX + name, help, labelNames, buckets, registers });
+
+  const call = ['interface', 'transport', 'method', 'outcome'] as const;
+  const upstream = ['interface', 'upstream'] as const;
+  return {
+    rpc: {
+      requests: hotCounter('requests_total', 'RPC calls answered, by interface, transport, method and outcome (ok or the JSON-RPC error code).', call),
+      duration: histogram('request_duration_seconds', 'Time from dispatch to answer of an RPC call.', call, LATENCY_BUCKETS),
+      inFlight: gauge('in_flight_requests', 'RPC calls being dispatched right now.', ['interface']),
+      batchSize: histogram('batch_size', 'Calls per JSON-RPC batch request.', ['interface'], BATCH_BUCKETS),
+      requestBytes: hotCounter('request_bytes_total', 'Bytes of RPC requests received: HTTP bodies, WebSocket messages, URI request targets.', [
+        'interface',
+        'transport',
+      ]),
+      responseBytes: hotCounter('response_bytes_total', 'Bytes of RPC answers sent (subscription events not included).', ['interface', 'transport']),
+      connections: gauge('open_connections', 'Open client connections: plain HTTP sockets and WebSockets (http + ws = what max_open_connections counts).', [
+        'interface',
+        'protocol',
+      ]),
+      subscriptions: gauge('subscriptions', 'Live event subscriptions, by kind (node: the tm.event of the query; evm: newHeads, logs, …).', ['interface', 'kind']),
+      filters: gauge('filters', 'Installed EVM polling filters, by kind (block, logs, pendingTransactions).', ['kind']),
+      refusals: counter('refusals_total', 'Calls or connections refused: by a guard (unsafe, websocket_only, namespace_disabled, not_implemented) or at a limit.', [
+        'interface',
+        'reason',
+        'limit',
+      ]),
+    },
+    devnet: {
+      height: gauge('devnet_block_height', 'Height of the latest block of the embedded devnet.'),
+      lastBlockTime: gauge('devnet_last_block_timestamp_seconds', 'Header time of the latest devnet block, in Unix seconds.'),
+      blockInterval: histogram('devnet_block_interval_seconds', 'Time between consecutive devnet block headers.', [], BLOCK_INTERVAL_BUCKETS),
+      txs: counter('devnet_txs_total', 'Transactions included in devnet blocks.'),
+      mempoolTxs: gauge('devnet_mempool_txs', 'Transactions waiting in the devnet mempool.'),
+      mempoolBytes: gauge('devnet_mempool_bytes', 'Bytes of the transactions waiting in the devnet mempool.'),
+    },
+    upstream: {
+      up: gauge('upstream_up', 'Health of an upstream node: 1 when it passes its health check, else 0.', upstream),
+      latestHeight: gauge('upstream_latest_height', 'Latest block height an upstream node reports.', upstream),
+      lag: gauge('upstream_lag_blocks', 'Blocks an upstream node is behind the best of its pool.', upstream),
+      duration: histogram('upstream_request_duration_seconds', 'Latency of requests to an upstream node.', upstream, LATENCY_BUCKETS),
+      errors: counter('upstream_errors_total', 'Failed requests to an upstream node, by kind (timeout, connection, http, rpc).', [...upstream, 'kind']),
+      retries: counter('upstream_retries_total', 'Idempotent reads retried on an upstream node after another failed.', upstream),
+      hedges: counter('upstream_hedges_total', 'Hedged requests sent to an upstream node while a slower one was pending.', upstream),
+      breakerState: gauge('upstream_breaker_state', 'Circuit breaker of an upstream node: 0 closed, 1 half-open, 2 open.', upstream),
+    },
+    cache: {
+      hits: counter('cache_hits_total', 'Answers served from the response cache.', ['interface']),
+      misses: counter('cache_misses_total', 'Cacheable calls not found in the response cache.', ['interface']),
+      bytes: gauge('cache_bytes', 'Bytes held by the response cache.'),
+      entries: gauge('cache_entries', 'Entries held by the response cache.'),
+      evictions: counter('cache_evictions_total', 'Entries evicted from the response cache to stay under max_bytes.'),
+    },
+    queue: {
+      depth: gauge('queue_jobs', 'Broadcast queue jobs, by state (waiting, active, delayed, failed).', ['state']),
+      jobs: counter('queue_jobs_total', 'Broadcast queue jobs finished, by outcome (delivered, failed, deduplicated).', ['outcome']),
+      retries: counter('queue_retries_total', 'Broadcast queue delivery attempts retried after a failure.'),
+      duration: histogram('queue_job_duration_seconds', 'Time from enqueue to delivery of a broadcast.', [], LATENCY_BUCKETS),
+    },
+  };
+}
+
+export type MetricFamilies = ReturnType<typeof declareFamilies>;
+
+/** A counter of the request path: a plain number, added to its counter series at scrape time. */
+export class CounterCell {
+  value = 0;
+  flushed = 0;
+
+  inc(amount = 1): void {
+    this.value += amount;
+  }
+}
+
+/**
+ * A counter whose hot series are CounterCells: incrementing one is an addition (no label hashing, no
+ * allocation); each scrape adds what accrued to the series through prom-client's own API.
+ */
+export type CellCounter<L extends string> = Counter<L> & {
+  /** The cell of one label set; use one cell (or labels()) per label set, not both. */
+  cell(labels: LabelValues<L>): CounterCell;
+};
+
+function cellCounter<L extends string>(config: CounterConfiguration<L>): CellCounter<L> {
+  const cells: Array<{ readonly cell: CounterCell; readonly series: Counter.Internal }> = [];
+  const counter = new Counter<L>({
+    ...config,
+    collect() {
+      for (const { cell, series } of cells) {
+        const value = cell.value;
+        if (value === cell.flushed) continue;
+        series.inc(value - cell.flushed);
+        cell.flushed = value;
+      }
+    },
+  });
+  return Object.assign(counter, {
+    cell(labels: LabelValues<L>): CounterCell {
+      const cell = new CounterCell();
+      cells.push({ cell, series: counter.labels(labels) });
+      return cell;
+    },
+  });
+}
+
+/** Sets a gauge's current values at scrape time; may be async (e.g. asks a backend). */
+export type Sampler<L extends string> = (gauge: Gauge<L>) => void | Promise<void>;
+
+/** A gauge that can also be read at scrape time from whatever owns the value (nothing on the hot path). */
+export type SampledGauge<L extends string> = Gauge<L> & {
+  /** Adds a sampler, run on every scrape; returns its removal. */
+  sample(sampler: Sampler<L>): () => void;
+};
+
+function sampledGauge<L extends string>(config: GaugeConfiguration<L>): SampledGauge<L> {
+  const samplers = new Set<Sampler<L>>();
+  const gauge = new Gauge<L>({
+    ...config,
+    async collect() {
+      if (samplers.size > 0) await Promise.all([...samplers].map((s) => s(this)));
+    },
+  });
+  return Object.assign(gauge, {
+    sample(sampler: Sampler<L>): () => void {
+      samplers.add(sampler);
+      return () => samplers.delete(sampler);
+    },
+  });
+}

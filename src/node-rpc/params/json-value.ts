@@ -1,0 +1,115 @@
+import type { NodeParamType } from './param-types';
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const HEX = /^[0-9a-fA-F]*$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** A value that could not be converted; the message is the detail CometBFT puts after its prefix. */
+export class ConversionError extends Error {}
+
+function goValueType(type: NodeParamType): string {
+  switch (type) {
+    case 'int64':
+      return 'int64';
+    case 'int':
+      return 'int';
+    case 'uint':
+      return 'uint';
+    case 'bool':
+      return 'bool';
+    case 'string':
+      return 'string';
+    case 'strings':
+      return '[]string';
+    default:
+      return '[]uint8';
+  }
+}
+
+function jsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'object') return 'object';
+  return typeof value === 'boolean' ? 'bool' : typeof value;
+}
+
+/** Parses a decimal integer text for an int kind, with Go's overflow message. */
+export function parseInteger(text: string, type: 'int64' | 'int' | 'uint', raw: string): bigint | number {
+  const value = BigInt(text);
+  const min = type === 'uint' ? 0n : INT64_MIN;
+  const max = type === 'uint' ? 2n ** 64n - 1n : INT64_MAX;
+  if (value < min || value > max) {
+    throw new ConversionError(`json: cannot unmarshal number ${raw} into Go value of type ${type}`);
+  }
+  if (type === 'int64') return value;
+  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
+    throw new ConversionError(`json: cannot unmarshal number ${raw} into Go value of type ${type}`);
+  }
+  return Number(value);
+}
+
+export function decodeHex(text: string): Uint8Array {
+  if (text.length % 2 !== 0 || !HEX.test(text)) {
+    throw new ConversionError(`encoding/hex: invalid byte: ${JSON.stringify(text.slice(0, 16))}`);
+  }
+  return Uint8Array.from(Buffer.from(text, 'hex'));
+}
+
+function decodeBase64(text: string): Uint8Array {
+  if (text.length % 4 !== 0 || !BASE64.test(text)) {
+    throw new ConversionError('illegal base64 data at input byte 0');
+  }
+  return Uint8Array.from(Buffer.from(text, 'base64'));
+}
+
+/**
+ * Converts one JSON-RPC param value (amino-JSON rules): integers must be strings, []byte is base64,
+ * HexBytes is hex without 0x, []string a string array.
+ */
+export function fromJsonValue(value: unknown, type: NodeParamType): unknown {
+  switch (type) {
+    case 'int64':
+    case 'int':
+    case 'uint': {
+      if (typeof value === 'number') {
+        throw new ConversionError(`invalid ${type === 'int64' ? '64-bit ' : ''}integer encoding "${value}", expected string`);
+      }
+      if (typeof value !== 'string') {
+        throw new ConversionError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type ${type}`);
+      }
+      if (!/^-?[0-9]+$/.test(value)) {
+        throw new ConversionError(`strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
+      }
+      return parseInteger(value, type, value);
+    }
+    case 'bool':
+      if (typeof value !== 'boolean') {
+        throw new ConversionError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type bool`);
+      }
+      return value;
+    case 'string':
+      if (typeof value !== 'string') {
+        throw new ConversionError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type string`);
+      }
+      return value;
+    case 'bytes':
+      if (typeof value !== 'string') {
+        throw new ConversionError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type ${goValueType(type)}`);
+      }
+      return decodeBase64(value);
+    case 'hexbytes':
+      if (typeof value !== 'string') throw new ConversionError(`invalid hex string: ${JSON.stringify(value)}`);
+      return decodeHex(value);
+    case 'strings':
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
+        throw new ConversionError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type []string`);
+      }
+      return value;
+    case 'evidence':
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw new ConversionError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type types.Evidence`);
+      }
+      return value;
+  }
+}

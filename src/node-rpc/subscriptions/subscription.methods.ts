@@ -1,0 +1,144 @@
+import type { NodeBackend } from '../../backends/node-backend';
+import type { GatewayConfigService } from '../../config/gateway-config.service';
+import type { BusEvent, EventBus } from '../../events/event-bus';
+import { parseQuery, type Query } from '../../events/query';
+import { nodeSubscriptionKind } from '../../metrics/label-values';
+import type { MetricsService } from '../../metrics/metrics.service';
+import type { CallContext, RpcConnection } from '../../rpc/call-context';
+import { ApplicationError } from '../../rpc/errors';
+import type { MethodSpec } from '../../rpc/method-spec';
+import { param } from '../node-method';
+
+const MAX_QUERY_LENGTH = 512;
+
+/**
+ * subscribe / unsubscribe / unsubscribe_all over WebSocket. The subscriber is the connection (its
+ * remote ip:port); events reuse the subscribe request's id, as CometBFT sends them.
+ */
+export class SubscriptionService {
+  private readonly watched = new WeakSet<RpcConnection>();
+  /** Releases of the backend's event feeds, per subscriber and normalized query. */
+  private readonly feeds = new Map<string, Map<string, () => void>>();
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly backend: NodeBackend,
+    private readonly config: GatewayConfigService,
+    private readonly metrics?: MetricsService,
+  ) {}
+
+  methods(): MethodSpec[] {
+    const base = { group: 'events', websocketOnly: true };
+    return [
+      { ...base, name: 'subscribe', params: [param('query', 'string')], handler: (a, ctx) => this.subscribe(a.query as string, ctx) },
+      { ...base, name: 'unsubscribe', params: [param('query', 'string')], handler: (a, ctx) => this.unsubscribe(a.query as string, ctx) },
+      { ...base, name: 'unsubscribe_all', params: [], handler: (_a, ctx) => this.unsubscribeAll(ctx) },
+    ];
+  }
+
+  private async subscribe(text: string, ctx: CallContext): Promise<Record<string, never>> {
+    const connection = this.connectionOf(ctx);
+    const rpc = this.config.rpc;
+    const subscriber = connection.id;
+    const subscriptions = this.bus.numClientSubscriptions(subscriber);
+    // Counts WebSocket clients only: the gateway's own bus readers (EVM filters, broadcast_tx_commit)
+    // must not use up the clients' allowance.
+    if (subscriptions === 0 && this.feeds.size >= rpc.max_subscription_clients) {
+      this.metrics?.refuse('node', 'limit', 'max_subscription_clients');
+      throw new ApplicationError(`max_subscription_clients ${rpc.max_subscription_clients} reached`);
+    }
+    if (subscriptions >= rpc.max_subscriptions_per_client) {
+      this.metrics?.refuse('node', 'limit', 'max_subscriptions_per_client');
+      throw new ApplicationError(`max_subscriptions_per_client ${rpc.max_subscriptions_per_client} reached`);
+    }
+    const query = this.parse(text);
+    const key = query.toString();
+    if (this.bus.hasSubscription(subscriber, key)) throw new ApplicationError('already subscribed');
+    const release = await this.backend.feedEvents(key);
+    const prefix = `{"jsonrpc":"2.0","id":${JSON.stringify(ctx.requestId)},`;
+    const quotedQuery = JSON.stringify(text);
+    this.bus.subscribe(subscriber, query, {
+      bufferSize: rpc.experimental_subscription_buffer_size,
+      onEvent: (ev: BusEvent) =>
+        connection.send(`${prefix}"result":{"query":${quotedQuery},"data":${JSON.stringify(ev.data)},"events":${JSON.stringify(ev.events)}}}`),
+      onCancel: (reason: string) => {
+        this.releaseFeed(subscriber, key);
+        void connection.send(
+          `${prefix}"error":${JSON.stringify({ code: -32000, message: 'Server error', data: `subscription was canceled (reason: ${reason})` })}}`,
+        );
+      },
+    });
+    const ended = this.metrics?.subscriptionOpened('node', nodeSubscriptionKind(query));
+    this.rememberFeed(subscriber, key, () => {
+      release();
+      ended?.();
+    });
+    this.watch(connection);
+    return {};
+  }
+
+  private unsubscribe(text: string, ctx: CallContext): Record<string, never> {
+    const subscriber = this.connectionOf(ctx).id;
+    const key = this.parse(text).toString();
+    this.wrap(() => this.bus.unsubscribe(subscriber, key));
+    this.releaseFeed(subscriber, key);
+    return {};
+  }
+
+  private unsubscribeAll(ctx: CallContext): Record<string, never> {
+    const subscriber = this.connectionOf(ctx).id;
+    this.wrap(() => this.bus.unsubscribeAll(subscriber));
+    this.releaseAll(subscriber);
+    return {};
+  }
+
+  private parse(text: string): Query {
+    if (text.length > MAX_QUERY_LENGTH) throw new ApplicationError('maximum query length exceeded');
+    try {
+      return parseQuery(text);
+    } catch (err) {
+      throw new ApplicationError(`failed to parse query: ${(err as Error).message}`);
+    }
+  }
+
+  /** Bus errors (`subscription not found`, …) carry CometBFT's texts already. */
+  private wrap(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      throw new ApplicationError((err as Error).message);
+    }
+  }
+
+  private connectionOf(ctx: CallContext): RpcConnection {
+    if (!ctx.connection) throw new ApplicationError('subscriptions need a WebSocket connection');
+    return ctx.connection;
+  }
+
+  private watch(connection: RpcConnection): void {
+    if (this.watched.has(connection)) return;
+    this.watched.add(connection);
+    connection.onClose(() => {
+      if (this.bus.numClientSubscriptions(connection.id) > 0) this.bus.unsubscribeAll(connection.id);
+      this.releaseAll(connection.id);
+    });
+  }
+
+  private rememberFeed(subscriber: string, key: string, release: () => void): void {
+    let mine = this.feeds.get(subscriber);
+    if (!mine) this.feeds.set(subscriber, (mine = new Map()));
+    mine.set(key, release);
+  }
+
+  private releaseFeed(subscriber: string, key: string): void {
+    const mine = this.feeds.get(subscriber);
+    mine?.get(key)?.();
+    mine?.delete(key);
+    if (mine?.size === 0) this.feeds.delete(subscriber);
+  }
+
+  private releaseAll(subscriber: string): void {
+    for (const release of this.feeds.get(subscriber)?.values() ?? []) release();
+    this.feeds.delete(subscriber);
+  }
+}

@@ -1,0 +1,24 @@
+/** How a call reached the gateway. */
+export type Transport = 'uri' | 'jsonrpc' | 'ws';
+
+/** A WebSocket connection as the dispatcher and subscription methods see it. */
+export interface RpcConnection {
+  /** Stable identity of the client (its remote ip:port), used as the subscriber id. */
+  readonly id: string;
+  /** Sends one JSON text frame; resolves when it has been handed to the socket. */
+  send(json: string): Promise<void>;
+  /** Called once when the connection closes. */
+  onClose(listener: () => void): void;
+}
+
+export interface CallContext {
+  readonly transport: Transport;
+  /** Remote address of the client. */
+  readonly remote: string;
+  /** The request's id as received (for WS subscriptions that reuse it). */
+  readonly requestId: unknown;
+  /** Present on WebSocket calls. */
+  readonly connection?: RpcConnection;
+  /** Id of the HTTP request that carried the call (the client's X-Request-Id when sane), for logs. */
+  readonly correlationId?: string;
+}

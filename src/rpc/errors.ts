@@ -1,0 +1,80 @@
+/**
+ * Typed JSON-RPC errors: the only way a handler, guard or codec reports failure. Each carries the code,
+ * message and optional data that goes on the wire; the surfaces (node RPC, EVM RPC) choose the texts.
+ */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+
+  toJSON(): { code: number; message: string; data?: unknown } {
+    return this.data === undefined || this.data === ''
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+export class ParseError extends RpcError {
+  constructor(message = 'Parse error', data?: unknown) {
+    super(-32700, message, data);
+  }
+}
+
+export class InvalidRequestError extends RpcError {
+  constructor(message = 'Invalid Request', data?: unknown) {
+    super(-32600, message, data);
+  }
+}
+
+/** Why a method was not found; transports and metrics tell the cases apart. */
+export type NotFoundReason = 'unknown' | 'unsafe' | 'websocket-only' | 'namespace-disabled' | 'not-implemented';
+
+export class MethodNotFoundError extends RpcError {
+  constructor(
+    readonly reason: NotFoundReason,
+    message = 'Method not found',
+    data?: unknown,
+  ) {
+    super(-32601, message, data);
+  }
+}
+
+export class InvalidParamsError extends RpcError {
+  constructor(message = 'Invalid params', data?: unknown) {
+    super(-32602, message, data);
+  }
+}
+
+export class InternalError extends RpcError {
+  constructor(message = 'Internal error', data?: unknown) {
+    super(-32603, message, data);
+  }
+}
+
+/**
+ * A failure of the operation itself (height not available, tx not found, revert, …), raised by
+ * backends. Each surface maps it to its own envelope: the node RPC answers -32603 "Internal error"
+ * with the text as data; the EVM RPC answers the code with the text as message.
+ */
+export class ApplicationError extends RpcError {
+  constructor(message: string, code = -32000, data?: unknown) {
+    super(code, message, data);
+  }
+}
+
+/** A limit of the server was hit (connections, subscriptions, batch size, body size). */
+export class LimitError extends RpcError {
+  constructor(
+    readonly limit: string,
+    message: string,
+    code = -32600,
+    data?: unknown,
+  ) {
+    super(code, message, data);
+  }
+}

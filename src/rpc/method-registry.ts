@@ -1,0 +1,27 @@
+import type { MethodSpec } from './method-spec';
+
+/** The methods of one surface, by name. Modules register at start-up; plugins use the same door. */
+export class MethodRegistry {
+  private readonly methods = new Map<string, MethodSpec>();
+
+  register(spec: MethodSpec): void {
+    if (this.methods.has(spec.name)) throw new Error(`method ${spec.name} is already registered`);
+    this.methods.set(spec.name, spec);
+  }
+
+  registerAll(specs: readonly MethodSpec[]): void {
+    for (const spec of specs) this.register(spec);
+  }
+
+  get(name: string): MethodSpec | undefined {
+    return this.methods.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.methods.has(name);
+  }
+
+  list(): MethodSpec[] {
+    return [...this.methods.values()];
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * The EVM side of the upstream backend over two real anvil processes sharing their genesis (same
+ * --timestamp and --chain-id, mining only on evm_mine with equal timestamps, so both chains stay
+ * identical): ethers through the gateway, the response cache, failover while one anvil dies, and the
+ * EVM filters and subscriptions fed by the pool's new heads.
+ *
+ * The app is EvmRpcModule over UpstreamModule (as test/e2e/evm-surface-app.ts builds its app): the
+ * wiring of EvmRpcModule into AppModule is not there yet.
+ */
+import 'reflect-metadata';
+import { Global, Module, type INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { JsonRpcProvider, Wallet, toBeHex } from 'ethers';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EVM_BACKEND } from '../../src/backends/evm-backend';
+import type { UpstreamEvmBackend } from '../../src/backends/upstream/upstream-evm-backend';
+import { UpstreamLifecycle, UpstreamModule } from '../../src/backends/upstream/upstream.module';
+import { GatewayConfigModule } from '../../src/config/config.module';
+import { loadConfig } from '../../src/config/load-config';
+import { EventsModule } from '../../src/events/events.module';
+import { EvmRpcModule } from '../../src/evm-rpc/evm-rpc.module';
+import { EvmRpcServers } from '../../src/evm-rpc/transports/evm-rpc-servers';
+import { Anvil, ANVIL_ADDRESS_0, ANVIL_KEY_0 } from '../support/anvil';
+import { EvmWsClient, rpc } from './evm-surface-app';
+
+jest.setTimeout(60_000);
+
+const GENESIS_TIME = 1_700_000_000;
+const CHAIN_ID = 9001;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface EvmUpstreamApp {
+  readonly app: INestApplicationContext;
+  readonly backend: UpstreamEvmBackend;
+  readonly lifecycle: UpstreamLifecycle;
+  readonly httpUrl: string;
+  readonly wsUrl: string;
+  close(): Promise<void>;
+}
+
+async function startApp(evm: { name: string; url: string; ws?: string }[]): Promise<EvmUpstreamApp> {
+  const home = mkdtempSync(join(tmpdir(), 'rpcgw-up-evm-'));
+  mkdirSync(join(home, 'config'));
+  const lines = ['[backend]', 'kind = "upstream"', '', '[upstream]', 'health_check_interval = "200ms"'];
+  for (const e of evm) lines.push('', '[[upstream.evm]]', `name = "${e.name}"`, `url = "${e.url}"`, `ws = "${e.ws ?? ''}"`);
+  writeFileSync(join(home, 'config', 'gateway.toml'), lines.join('\n') + '\n');
+  const config = loadConfig({
+    home,
+    env: {},
+    flags: { 'json-rpc.enable': 'true', 'json-rpc.address': '127.0.0.1:0', 'json-rpc.ws-address': '127.0.0.1:0' },
+  });
+
+  @Global()
+  @Module({ imports: [UpstreamModule], exports: [UpstreamModule] })
+  class BackendModule {}
+
+  @Module({ imports: [GatewayConfigModule.forRoot(config), EventsModule, BackendModule, EvmRpcModule] })
+  class TestAppModule {}
+
+  const app = await NestFactory.createApplicationContext(TestAppModule, { logger: false });
+  const servers = app.get(EvmRpcServers);
+  return {
+    app,
+    backend: app.get<UpstreamEvmBackend>(EVM_BACKEND),
+    lifecycle: app.get(UpstreamLifecycle),
+    httpUrl: servers.httpUrl!,
+    wsUrl: servers.wsUrl!,
+    async close() {
+      await app.close();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('EVM upstream pool of two anvils', () => {
+  let a: Anvil;
+  let b: Anvil;
+  let gw: EvmUpstreamApp;
+  let provider: JsonRpcProvider;
+  let time = GENESIS_TIME;
+
+  /** One block on both anvils, same timestamp: the chains stay identical. */
+  const mineBoth = async (blocks = 1) => {
+    for (let i = 0; i < blocks; i++) {
+      time += 2;
+      await Promise.all([a, b].map((x) => x.rpc('evm_mine', [time])));
+    }
+  };
+
+  beforeAll(async () => {
+    [a, b] = await Promise.all([0, 1].map(() => Anvil.start({ timestamp: GENESIS_TIME, chainId: CHAIN_ID, noMining: true })));
+    await mineBoth(3);
+    gw = await startApp([
+      { name: 'a', url: a.url, ws: a.wsUrl },
+      { name: 'b', url: b.url, ws: b.wsUrl },
+    ]);
+    provider = new JsonRpcProvider(gw.httpUrl, CHAIN_ID, { staticNetwork: true, batchMaxCount: 1 });
+    provider.pollingInterval = 100;
+  });
+
+  afterAll(async () => {
+    provider?.destroy();
+    await gw?.close();
+    await a?.stop();
+    await b?.stop();
+  });
+
+  it('serves blockNumber, getBlock and the chain id as the upstreams do', async () => {
+    expect(await provider.getBlockNumber()).toBe(3);
+    const block = await provider.getBlock(2);
+    const direct = await a.rpc('eth_getBlockByNumber', ['0x2', false]);
+    expect(block?.hash).toBe(direct.hash);
+    expect((await b.rpc('eth_getBlockByNumber', ['0x2', false])).hash).toBe(direct.hash);
+    expect(await rpc(gw.httpUrl, 'eth_chainId')).toEqual({ jsonrpc: '2.0', id: 1, result: toBeHex(CHAIN_ID) });
+  });
+
+  it('answers a past block from the cache, unchanged', async () => {
+    const direct = await a.rpc('eth_getBlockByNumber', ['0x1', true]);
+    const cache = gw.backend.pool.cache;
+    const first = await rpc(gw.httpUrl, 'eth_getBlockByNumber', ['0x1', true]);
+    const hits = cache.hits;
+    const again = await rpc(gw.httpUrl, 'eth_getBlockByNumber', ['0x1', true]);
+    expect(cache.hits).toBe(hits + 1);
+    expect(first.result).toEqual(direct);
+    expect(again.result).toEqual(direct);
+  });
+
+  it('runs eth_call', async () => {
+    // The identity precompile echoes its input.
+    expect(await provider.call({ to: '0x0000000000000000000000000000000000000004', data: '0xc0ffee' })).toBe('0xc0ffee');
+  });
+
+  it('sends a transaction signed with anvil’s first dev key and waits for it', async () => {
+    const wallet = new Wallet(ANVIL_KEY_0, provider);
+    const to = Wallet.createRandom().address;
+    const request = await wallet.populateTransaction({ to, value: 12345n });
+    const raw = await wallet.signTransaction(request);
+    const sent = await provider.broadcastTransaction(raw);
+    // The gateway sent it to one anvil; the other gets it too, so that both mine the same block.
+    await Promise.all([a, b].map((x) => x.rpc('eth_sendRawTransaction', [raw]).catch(() => undefined)));
+    await mineBoth();
+    const receipt = await sent.wait(1, 10_000);
+    expect(receipt?.status).toBe(1);
+    expect(receipt?.from).toBe(ANVIL_ADDRESS_0);
+    expect(await provider.getBalance(to)).toBe(12345n);
+  });
+
+  it('delivers new blocks to a block filter and a newHeads subscription', async () => {
+    const filter: string = await provider.send('eth_newBlockFilter', []);
+    const ws = await EvmWsClient.open(gw.wsUrl);
+    try {
+      const sub = (await ws.call('eth_subscribe', ['newHeads'])).result as string;
+      expect(sub).toMatch(/^0x/);
+      await mineBoth();
+      const head = await a.rpc('eth_getBlockByNumber', ['latest', false]);
+      const note = await ws.notification(sub);
+      expect(note.params.result.number).toBe(head.number);
+      expect(note.params.result.hash).toBe(head.hash);
+      let changes: string[] = [];
+      for (let i = 0; i < 50 && changes.length === 0; i++) {
+        changes = await provider.send('eth_getFilterChanges', [filter]);
+        if (changes.length === 0) await sleep(100);
+      }
+      expect(changes).toEqual([head.hash]);
+      expect(gw.lifecycle.evmHeads.counters.notifications).toBeGreaterThan(0);
+    } finally {
+      await ws.close();
+    }
+  });
+
+  it('splits a long eth_getLogs range over the pool and answers like one upstream', async () => {
+    const direct = await a.rpc('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }]);
+    expect(await provider.send('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }])).toEqual(direct);
+  });
+
+  it('keeps answering while one anvil dies in the middle of a stream of reads', async () => {
+    const failures: string[] = [];
+    let done = 0;
+    const reader = async (n: number) => {
+      for (let i = 0; i < 40; i++) {
+        // Distinct addresses keep the cache and the in-flight dedup out of the way.
+        const address = toBeHex(BigInt(n * 1000 + i + 1), 20);
+        try {
+          await provider.getBalance(address);
+          await provider.getBlock(i % 4);
+        } catch (err) {
+          failures.push((err as Error).message);
+        }
+        done++;
+        await sleep(5);
+      }
+    };
+    const readers = Promise.all([1, 2, 3, 4].map(reader));
+    await sleep(60);
+    a.kill();
+    await readers;
+    expect(done).toBe(160);
+    expect(failures).toEqual([]);
+    const stats = gw.backend.pool.stats();
+    expect(stats.upstreams.find((u) => u.name === 'b')?.healthy).toBe(true);
+  });
+});
+
+describe('upstream backend without [[upstream.evm]]', () => {
+  it('answers EVM calls with a clear error', async () => {
+    const gw = await startApp([]);
+    try {
+      const answer = await rpc(gw.httpUrl, 'eth_blockNumber');
+      expect(answer.error).toEqual({ code: -32000, message: 'no EVM upstream configured' });
+    } finally {
+      await gw.close();
+    }
+  });
+});

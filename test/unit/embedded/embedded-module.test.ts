@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { GatewayConfigModule } from '../../../src/config/config.module';
+import type { AppConfig } from '../../../src/config/config.types';
+import { NODE_BACKEND, type NodeBackend } from '../../../src/backends/node-backend';
+import { EmbeddedModule } from '../../../src/backends/embedded/embedded.module';
+
+type Obj = Record<string, any>;
+
+describe('EmbeddedModule', () => {
+  it('opens the devnet, produces blocks from bootstrap and stops on shutdown', async () => {
+    const config = {
+      home: '/nonexistent',
+      rpc: { laddr: 'tcp://127.0.0.1:36657', timeout_broadcast_tx_commit: 1000 },
+      gateway: {
+        backend: { kind: 'embedded' },
+        devnet: { chain_id: 'module-test', moniker: 'm', block_time: 40, ephemeral: true, follow: '', mempool_size: 10, max_tx_bytes: 1000 },
+      },
+    } as unknown as AppConfig;
+
+    @Module({ imports: [GatewayConfigModule.forRoot(config), EmbeddedModule] })
+    class TestAppModule {}
+
+    const app = await NestFactory.createApplicationContext(TestAppModule, { logger: false });
+    const backend = app.get<NodeBackend>(NODE_BACKEND);
+    const status = (await backend.status()) as Obj;
+    expect(status.node_info).toMatchObject({ network: 'module-test', other: { rpc_address: 'tcp://127.0.0.1:36657' } });
+    expect(BigInt(status.sync_info.latest_block_height)).toBeGreaterThanOrEqual(1n);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const later = BigInt(((await backend.status()) as Obj).sync_info.latest_block_height);
+    expect(later).toBeGreaterThanOrEqual(3n);
+    await app.close();
+    await expect(backend.status()).rejects.toThrow();
+  });
+});

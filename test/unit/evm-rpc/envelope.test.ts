@@ -1,0 +1,159 @@
+/** go-ethereum's JSON-RPC envelope: ids, notifications, batches and their limits, errors. */
+import { Logger } from '@nestjs/common';
+import { EvmParamDecoder } from '../../../src/evm-rpc/codec/evm-param-decoder';
+import { EvmDispatcher } from '../../../src/evm-rpc/core/evm-dispatcher';
+import { EvmErrorDialect } from '../../../src/evm-rpc/core/evm-error-dialect';
+import { param } from '../../../src/evm-rpc/core/evm-method';
+import { JsonRpcMessageHandler, type BatchLimits, type BodyOrigin } from '../../../src/evm-rpc/envelope/message-handler';
+import { ApplicationError } from '../../../src/rpc/errors';
+import { MethodRegistry } from '../../../src/rpc/method-registry';
+
+Logger.overrideLogger(false);
+
+const ran: string[] = [];
+const registry = new MethodRegistry();
+registry.registerAll([
+  { name: 'test_echo', group: 'test', params: [param('value', 'any', true)], handler: (a) => (ran.push(String(a.value)), a.value ?? null) },
+  { name: 'test_slow', group: 'test', params: [], handler: () => new Promise((r) => setTimeout(() => r('late'), 200)) },
+  {
+    name: 'test_revert',
+    group: 'test',
+    params: [],
+    handler: () => {
+      throw new ApplicationError('execution reverted: nope', 3, '0x08c379a0');
+    },
+  },
+  {
+    name: 'test_crash',
+    group: 'test',
+    params: [],
+    handler: () => {
+      throw new TypeError('boom at /secret/path.ts:1');
+    },
+  },
+  { name: 'test_bigint', group: 'test', params: [], handler: () => 1n },
+]);
+let limits: BatchLimits = { requests: 0, responseBytes: 0 };
+const handler = new JsonRpcMessageHandler(new EvmDispatcher(registry, new EvmParamDecoder(), [], new EvmErrorDialect()), () => limits);
+const http: BodyOrigin = { transport: 'jsonrpc', remote: '127.0.0.1:1' };
+
+const handle = (body: unknown, origin: BodyOrigin = http) => handler.handle(typeof body === 'string' ? body : JSON.stringify(body), origin);
+const call = (id: unknown, value?: unknown) => ({ jsonrpc: '2.0', id, method: 'test_echo', params: value === undefined ? [] : [value] });
+
+beforeEach(() => {
+  ran.length = 0;
+  limits = { requests: 0, responseBytes: 0 };
+});
+
+describe('ids', () => {
+  it('a number id is echoed as written', async () => {
+    expect(await handle('{"jsonrpc":"2.0","id":1.50,"method":"test_echo","params":[1]}')).toBe('{"jsonrpc":"2.0","id":1.50,"result":1}');
+    expect(await handle('{"id":123456789012345678901234567890,"method":"test_echo"}')).toBe('{"jsonrpc":"2.0","id":123456789012345678901234567890,"result":null}');
+  });
+  it('string and null ids', async () => {
+    expect(await handle(call('abc', 'x'))).toBe('{"jsonrpc":"2.0","id":"abc","result":"x"}');
+    expect(await handle(call(null, 'x'))).toBe('{"jsonrpc":"2.0","id":null,"result":"x"}');
+  });
+  it('object and array ids are invalid requests answered with id null', async () => {
+    expect(await handle(call({ a: 1 }))).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}}');
+    expect(await handle(call([1]))).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}}');
+    expect(ran).toEqual([]);
+  });
+  it('an id without a method is an invalid request with that id', async () => {
+    expect(await handle({ jsonrpc: '2.0', id: 7 })).toBe('{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"invalid request"}}');
+  });
+});
+
+describe('messages', () => {
+  it('a notification runs and gets no reply', async () => {
+    expect(await handle({ jsonrpc: '2.0', method: 'test_echo', params: ['n'] })).toBeUndefined();
+    expect(ran).toEqual(['n']);
+  });
+  it('a response sent to the server is ignored', async () => {
+    expect(await handle({ jsonrpc: '2.0', id: 1, result: 'x' })).toBeUndefined();
+  });
+  it('not an object: invalid request with id null', async () => {
+    expect(await handle('1')).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}}');
+  });
+  it('parse error', async () => {
+    expect(await handle('{"jsonrpc":')).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}');
+    expect(await handle('{"id":1,"method":"test_echo",}')).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}');
+  });
+  it('an empty body gets no reply', async () => {
+    expect(await handle('  \n')).toBeUndefined();
+  });
+  it('what follows the first value is ignored', async () => {
+    expect(await handle('{"id":1,"method":"test_echo","params":[2]} trailing')).toBe('{"jsonrpc":"2.0","id":1,"result":2}');
+  });
+});
+
+describe('errors', () => {
+  it('unknown method', async () => {
+    expect(await handle({ id: 1, method: 'eth_blocknumber' })).toBe(
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"the method eth_blocknumber does not exist/is not available"}}',
+    );
+  });
+  it('an ApplicationError keeps its code and data', async () => {
+    expect(await handle({ id: 1, method: 'test_revert' })).toBe(
+      '{"jsonrpc":"2.0","id":1,"error":{"code":3,"message":"execution reverted: nope","data":"0x08c379a0"}}',
+    );
+  });
+  it('a crash is -32603 without details', async () => {
+    expect(await handle({ id: 1, method: 'test_crash' })).toBe('{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"method handler crashed"}}');
+  });
+  it('an unserializable result is -32603 too', async () => {
+    expect(await handle({ id: 1, method: 'test_bigint' })).toBe('{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"method handler crashed"}}');
+  });
+  it('bad params', async () => {
+    expect(await handle({ id: 1, method: 'test_echo', params: { a: 1 } })).toBe('{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"non-array args"}}');
+  });
+});
+
+describe('batches', () => {
+  it('[] is a single empty batch error', async () => {
+    expect(await handle('[]')).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"empty batch"}}');
+  });
+  it('members answered in order; notifications and responses left out; invalid members answered', async () => {
+    const body = [call(1, 'a'), { method: 'test_echo', params: ['n'] }, 5, call('x', 'b'), { id: 9, result: 1 }];
+    expect(await handle(body)).toBe(
+      '[{"jsonrpc":"2.0","id":1,"result":"a"},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request"}},{"jsonrpc":"2.0","id":"x","result":"b"}]',
+    );
+    expect(ran).toEqual(['a', 'n', 'b']);
+  });
+  it('raw number ids inside a batch', async () => {
+    expect(await handle('[{"id":2.0,"method":"test_echo"}]')).toBe('[{"jsonrpc":"2.0","id":2.0,"result":null}]');
+  });
+  it('only notifications: no reply', async () => {
+    expect(await handle([{ method: 'test_echo', params: ['n'] }])).toBeUndefined();
+  });
+  it('over batch-request-limit: one error with the first call id, nothing runs', async () => {
+    limits = { requests: 2, responseBytes: 0 };
+    expect(await handle([{ method: 'test_echo' }, call(4, 'a'), call(5, 'b')])).toBe(
+      '[{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"batch too large"}}]',
+    );
+    expect(ran).toEqual([]);
+  });
+  it('over batch-response-max-size: the call crossing it keeps its answer, the rest are refused', async () => {
+    limits = { requests: 0, responseBytes: 10 };
+    expect(await handle([call(1, 'aaaa'), call(2, 'bbbbbbbb'), call(3, 'c'), { method: 'test_echo', params: ['n'] }, call(4, 'd')])).toBe(
+      '[{"jsonrpc":"2.0","id":1,"result":"aaaa"},{"jsonrpc":"2.0","id":2,"result":"bbbbbbbb"},' +
+        '{"jsonrpc":"2.0","id":3,"error":{"code":-32003,"message":"response too large"}},' +
+        '{"jsonrpc":"2.0","id":4,"error":{"code":-32003,"message":"response too large"}}]',
+    );
+    expect(ran).toEqual(['aaaa', 'bbbbbbbb']);
+  });
+});
+
+describe('deadline', () => {
+  it('a call past the deadline is answered request timed out', async () => {
+    expect(await handle({ id: 1, method: 'test_slow' }, { ...http, deadline: Date.now() + 50 })).toBe(
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"request timed out"}}',
+    );
+  });
+  it('in a batch, the members from the one that ran out on get the timeout', async () => {
+    expect(await handle([call(1, 'a'), { id: 2, method: 'test_slow' }, call(3, 'c')], { ...http, deadline: Date.now() + 50 })).toBe(
+      '[{"jsonrpc":"2.0","id":1,"result":"a"},{"jsonrpc":"2.0","id":2,"error":{"code":-32002,"message":"request timed out"}},' +
+        '{"jsonrpc":"2.0","id":3,"error":{"code":-32002,"message":"request timed out"}}]',
+    );
+  });
+});

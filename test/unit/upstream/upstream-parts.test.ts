@@ -1,0 +1,108 @@
+import { CircuitBreaker } from '../../../src/backends/upstream/circuit-breaker';
+import { eventIdentity, synthesizeBlockEvents } from '../../../src/backends/upstream/block-event-synth';
+import { ResponseCache } from '../../../src/backends/upstream/response-cache';
+import { parseUpstreamConfig, UPSTREAM_DEFAULTS } from '../../../src/backends/upstream/upstream-config';
+
+describe('CircuitBreaker', () => {
+  it('opens after the failures, half-opens after the open time, closes on a trial success', () => {
+    let now = 0;
+    const b = new CircuitBreaker(3, 5, 1000, () => now);
+    b.failure();
+    b.failure();
+    expect(b.state).toBe('closed');
+    b.failure();
+    expect(b.state).toBe('open');
+    expect(b.tryAcquire()).toBe(false);
+    now = 1000;
+    expect(b.state).toBe('half-open');
+    expect(b.tryAcquire()).toBe(true);
+    expect(b.tryAcquire()).toBe(false);
+    b.success();
+    expect(b.state).toBe('closed');
+    expect(b.opens).toBe(1);
+  });
+
+  it('re-opens on a failed trial', () => {
+    let now = 0;
+    const b = new CircuitBreaker(1, 1, 10, () => now);
+    b.failure();
+    now = 10;
+    expect(b.tryAcquire()).toBe(true);
+    b.failure();
+    expect(b.state).toBe('open');
+  });
+});
+
+describe('ResponseCache', () => {
+  it('keeps immutable answers, evicts least recently used beyond its bytes, and counts hits and misses', () => {
+    const c = new ResponseCache(600);
+    c.setImmutable('a', { x: 1 }, 100);
+    c.setImmutable('b', { x: 2 }, 100);
+    expect(c.get('a', 1n)).toEqual({ x: 1 });
+    c.setImmutable('c', { x: 3 }, 100);
+    c.setImmutable('d', { x: 4 }, 100);
+    expect(c.get('b', 1n)).toBeUndefined();
+    expect(c.get('a', 1n)).toEqual({ x: 1 });
+    expect(c.bytes).toBeLessThanOrEqual(600);
+    expect(c.hits).toBe(2);
+    expect(c.misses).toBe(1);
+  });
+
+  it('drops a latest answer when the head moves or its TTL passes', () => {
+    let now = 0;
+    const c = new ResponseCache(10_000, () => now);
+    c.setLatest('s', { h: 5 }, 10, 5n, 1000);
+    expect(c.get('s', 5n)).toEqual({ h: 5 });
+    expect(c.get('s', 6n)).toBeUndefined();
+    c.setLatest('s', { h: 6 }, 10, 6n, 1000);
+    now = 1000;
+    expect(c.get('s', 6n)).toBeUndefined();
+  });
+});
+
+describe('parseUpstreamConfig', () => {
+  it('reads nodes and settings with defaults', () => {
+    const cfg = parseUpstreamConfig({
+      upstream: { max_height_lag: 3, request_timeout: '2s', node: [{ name: 'a', url: 'http://127.0.0.1:26657/' }] },
+    });
+    expect(cfg.settings).toEqual({ ...UPSTREAM_DEFAULTS, max_height_lag: 3, request_timeout: 2000 });
+    expect(cfg.nodes).toEqual([{ name: 'a', url: 'http://127.0.0.1:26657', weight: 1 }]);
+  });
+
+  it.each([
+    [{ upstream: { node: [{ name: 'a', url: 'ftp://x' }] } }, 'config/gateway.toml: [[upstream.node]] #1 url = "ftp://x": expected an http:// or https:// URL'],
+    [{ upstream: { node: [{ name: 'a', url: 'http://x', weight: 0 }] } }, 'config/gateway.toml: [[upstream.node]] #1 weight = 0: expected an integer from 1 to 1000'],
+    [{ upstream: { request_timeout: 'soon' } }, 'config/gateway.toml: [upstream] request_timeout = "soon": expected a duration such as "500ms", "10s" or "1m30s"'],
+    [{ upstream: { retries: -1 } }, 'config/gateway.toml: [upstream] retries = -1: expected an integer from 0 to 10'],
+    [{ upstream: { node: {} } }, 'config/gateway.toml: upstream.node = {}: expected an array of tables [[upstream.node]]'],
+    [
+      { upstream: { node: [{ name: 'a', url: 'http://x' }, { name: 'a', url: 'http://y' }] } },
+      'config/gateway.toml: [[upstream.node]] #2 name = "a": expected a name not used by another [[upstream.node]]',
+    ],
+  ])('rejects %j in one line', (doc, message) => {
+    expect(() => parseUpstreamConfig(doc)).toThrow(message);
+  });
+});
+
+describe('synthesizeBlockEvents', () => {
+  it('rebuilds NewBlock, NewBlockHeader, NewBlockEvents and Tx with their event maps', () => {
+    const tx = Buffer.from('k=v').toString('base64');
+    const events = synthesizeBlockEvents(
+      { block_id: { hash: 'AB' }, block: { header: { height: '7' }, data: { txs: [tx] } } },
+      {
+        height: '7',
+        txs_results: [{ code: 0, events: [{ type: 'app', attributes: [{ key: 'key', value: 'k', index: true }] }] }],
+        finalize_block_events: null,
+        validator_updates: null,
+        consensus_param_updates: null,
+        app_hash: 'AA==',
+      },
+    );
+    expect(events.map((e) => e.type)).toEqual(['NewBlock', 'NewBlockHeader', 'NewBlockEvents', 'Tx']);
+    const txEvent = events[3];
+    expect(txEvent.events['app.key']).toEqual(['k']);
+    expect(txEvent.events['tx.height']).toEqual(['7']);
+    expect(eventIdentity(txEvent)).toBe(`Tx:7:${txEvent.events['tx.hash'][0]}`);
+    expect(eventIdentity(events[0])).toBe('NewBlock:7');
+  });
+});
