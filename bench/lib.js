@@ -1,9 +1,9 @@
 'use strict';
 /** Shared pieces of the benchmarks: child processes, readiness, autocannon runs, tables. */
 const { spawn } = require('node:child_process');
-const { mkdtempSync, rmSync } = require('node:fs');
+const { mkdirSync, mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
-const { join } = require('node:path');
+const { dirname, join } = require('node:path');
 const net = require('node:net');
 const autocannon = require('autocannon');
 
@@ -33,9 +33,16 @@ async function waitFor(check, timeoutMs = 30000) {
   }
 }
 
-/** Starts `node dist/main.js start` on a fresh ephemeral home; resolves when the node RPC answers. */
-async function startGateway(flags = []) {
+/**
+ * Starts `node dist/main.js start` on a fresh ephemeral home, with `files` (path in the home → text,
+ * e.g. `config/gateway.toml`) written first; resolves when the node RPC answers.
+ */
+async function startGateway(flags = [], files = {}) {
   const home = mkdtempSync(join(tmpdir(), 'rpcgw-bench-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(home, path)), { recursive: true });
+    writeFileSync(join(home, path), text);
+  }
   const port = await freePort();
   const child = spawn(
     process.execPath,

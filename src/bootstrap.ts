@@ -80,12 +80,18 @@ export async function startGateway(config: AppConfig, options: StartOptions = {}
       return createServer({ maxHeaderSize: rpc.max_header_bytes }, handler);
     },
   });
+  // abortOnError off: a failure while the modules are built (an unreachable leader, a bad upstream
+  // list) reaches the caller, which prints a ConfigError as its one line instead of aborting; the logs
+  // buffered until pino takes over are dropped then, so that line is all the user sees.
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.forRoot(config, logger),
     adapter,
-    silent ? { bodyParser: false, logger: false } : { bodyParser: false, bufferLogs: true },
+    silent ? { bodyParser: false, logger: false, abortOnError: false } : { bodyParser: false, bufferLogs: true, autoFlushLogs: false, abortOnError: false },
   );
-  if (!silent) app.useLogger(app.get(PinoNestLogger));
+  if (!silent) {
+    app.useLogger(app.get(PinoNestLogger));
+    app.flushLogs();
+  }
   const cors = nodeCorsOptions(rpc);
   if (cors) await app.register(fastifyCors, cors);
   await app.init();

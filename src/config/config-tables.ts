@@ -118,13 +118,13 @@ export const CONFIG_TABLES = {
       prometheus: false,
       prometheus_listen_addr: ':26660',
       max_open_connections: 3,
-      namespace: 'cometbft',
+      namespace: 'rpcgw',
     },
     keys: {
       prometheus: { kind: 'boolean', flag: '[true|false]', doc: 'Serve Prometheus metrics.' },
       prometheus_listen_addr: { kind: 'string', doc: 'Address of the metrics server, host:port (empty host = all interfaces).' },
       max_open_connections: { kind: 'integer', doc: 'Simultaneous connections to the metrics server; 0 = unlimited.' },
-      namespace: { kind: 'string', doc: 'Prefix of every metric name.' },
+      namespace: { kind: 'string', doc: 'Metric names are <namespace>_<name>, e.g. rpcgw_requests_total.' },
     },
   }),
 
@@ -219,7 +219,7 @@ export const CONFIG_TABLES = {
       follow: {
         kind: 'string',
         flag: '<url>',
-        doc: 'Node RPC URL of a devnet to follow as a full node; "" = be the validator.',
+        doc: 'Node RPC URL of a devnet validator to follow as a full node (its blocks replayed, txs forwarded to it); "" = be the validator.',
       },
       mempool_size: { kind: 'integer', doc: 'Transactions the mempool holds.' },
       max_tx_bytes: { kind: 'integer', doc: 'Largest transaction accepted, in bytes.' },
@@ -243,9 +243,16 @@ export const CONFIG_TABLES = {
     file: 'gateway.toml',
     title: 'Response cache',
     schema: CacheConfigSchema,
-    defaults: { max_bytes: 67_108_864 },
+    defaults: { max_bytes: 67_108_864, redis_url: '', redis_ttl: 86_400_000, redis_timeout: 100, redis_key_prefix: 'rpcgw:cache:' },
     keys: {
-      max_bytes: { kind: 'integer', doc: 'Memory the response cache may use, in bytes; 0 = no cache.' },
+      max_bytes: { kind: 'integer', doc: 'Memory the response cache may use, in bytes; 0 = nothing kept in memory.' },
+      redis_url: {
+        kind: 'string',
+        doc: 'Redis URL (redis:// or rediss://) where replicas share immutable answers; "" = memory only.',
+      },
+      redis_ttl: { kind: 'duration', doc: 'How long an answer stays in Redis after it is written; 0 = until Redis evicts it.' },
+      redis_timeout: { kind: 'duration', doc: 'Longest wait for a Redis command; a slower or failed one counts as a miss.' },
+      redis_key_prefix: { kind: 'string', doc: 'Start of every Redis key; the pool (node, evm) and its chain follow it.' },
     },
   }),
 

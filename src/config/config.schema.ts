@@ -115,6 +115,10 @@ export class QueueConfigSchema implements Gateway<'queue'> {
 
 export class CacheConfigSchema implements Gateway<'cache'> {
   @IsIntAtLeast(0) max_bytes!: number;
+  @IsUrlOrEmpty(['redis', 'rediss']) redis_url!: string;
+  @IsDurationAtLeast(0) redis_ttl!: number;
+  @IsDurationAtLeast(1) redis_timeout!: number;
+  @IsMatching(/^\S*$/, 'a key prefix without spaces') redis_key_prefix!: string;
 }
 
 export class PluginsConfigSchema implements Gateway<'plugins'> {

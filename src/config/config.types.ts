@@ -81,7 +81,17 @@ export interface GatewayOwnConfig {
     max_tx_bytes: number;
   };
   queue: { redis_url: string };
-  cache: { max_bytes: number };
+  cache: {
+    max_bytes: number;
+    /** Redis shared by replicas for immutable answers; empty = memory only. */
+    redis_url: string;
+    /** Milliseconds an answer stays in Redis; 0 = until Redis evicts it. */
+    redis_ttl: number;
+    /** Longest wait, in milliseconds, for one Redis command before it counts as a miss. */
+    redis_timeout: number;
+    /** Start of every key; the pool (`node`, `evm`) and its chain follow. */
+    redis_key_prefix: string;
+  };
   plugins: { paths: string[] };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
 }

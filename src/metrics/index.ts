@@ -1,6 +1,6 @@
 export { Instrumentation } from './instrumentation';
 export { errorOutcome, OTHER_METHOD } from './label-values';
-export { METRIC_PREFIX, type MetricFamilies, type SampledGauge, type Surface } from './metric-families';
+export { type MetricFamilies, type Sampled, type SampledGauge, type Surface } from './metric-families';
 export { MetricsServer } from './metrics-server';
 export { MetricsModule } from './metrics.module';
 export { MetricsService, type TransportMeter } from './metrics.service';

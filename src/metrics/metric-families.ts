@@ -1,7 +1,4 @@
-import { Counter, Gauge, Histogram, type CounterConfiguration, type GaugeConfiguration, type LabelValues, type Registry } from 'prom-client';
-
-/** The one prefix of every series the gateway exports (Node process metrics included). */
-export const METRIC_PREFIX = 'rpcgw_';
+import { Counter, Gauge, Histogram, type CounterConfiguration, type LabelValues, type Registry } from 'prom-client';
 
 /** The `interface` label: which public RPC surface a series is about. */
 export type Surface = 'node' | 'evm';
@@ -12,24 +9,26 @@ const BATCH_BUCKETS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
 const BLOCK_INTERVAL_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
 
 /**
- * Every metric family of the gateway, declared once on one registry. Label sets are bounded: a method
- * label only ever holds a registered method name or `other`, an outcome `ok` or a JSON-RPC error code.
- * Families that other modules feed (upstream pools, the response cache, the broadcast queue) are
- * declared here too, so that their names and labels are fixed in one place.
+ * Every metric family of the gateway, declared once on one registry, each name after `prefix` (the
+ * `[instrumentation] namespace` and `_`). Label sets are bounded: a method label only ever holds a
+ * registered method name or `other`, an outcome `ok` or a JSON-RPC error code, an upstream label a
+ * configured upstream's name. Families that other modules feed (upstream pools, the response cache,
+ * the broadcast queue) are declared here too, so that their names and labels are fixed in one place.
  */
-export function declareFamilies(registry: Registry) {
+export function declareFamilies(registry: Registry, prefix: string) {
   const registers = [registry];
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
-    new Counter<L>({ name: METRIC_PREFIX + name, help, labelNames, registers });
+    sampled((collect) => new Counter<L>({ name: prefix + name, help, labelNames, registers, collect }));
   const hotCounter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
-    cellCounter<L>({ name: METRIC_PREFIX + name, help, labelNames, registers });
+    cellCounter<L>({ name: prefix + name, help, labelNames, registers });
   const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[] = []) =>
-    sampledGauge<L>({ name: METRIC_PREFIX + name, help, labelNames, registers });
+    sampled((collect) => new Gauge<L>({ name: prefix + name, help, labelNames, registers, collect }));
   const histogram = <L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) =>
-    new Histogram<L>({ name: METRIC_PREFIX + name, help, labelNames, buckets, registers });
+    sampled((collect) => new Histogram<L>({ name: prefix + name, help, labelNames, buckets, registers, collect }));
 
   const call = ['interface', 'transport', 'method', 'outcome'] as const;
   const upstream = ['interface', 'upstream'] as const;
+  const cache = ['interface'] as const;
   return {
     rpc: {
       requests: hotCounter('requests_total', 'RPC calls answered, by interface, transport, method and outcome (ok or the JSON-RPC error code).', call),
@@ -65,18 +64,22 @@ export function declareFamilies(registry: Registry) {
       up: gauge('upstream_up', 'Health of an upstream node: 1 when it passes its health check, else 0.', upstream),
       latestHeight: gauge('upstream_latest_height', 'Latest block height an upstream node reports.', upstream),
       lag: gauge('upstream_lag_blocks', 'Blocks an upstream node is behind the best of its pool.', upstream),
-      duration: histogram('upstream_request_duration_seconds', 'Latency of requests to an upstream node.', upstream, LATENCY_BUCKETS),
-      errors: counter('upstream_errors_total', 'Failed requests to an upstream node, by kind (timeout, connection, http, rpc).', [...upstream, 'kind']),
+      duration: histogram('upstream_request_duration_seconds', 'Latency of the requests an upstream node answered (JSON-RPC error answers included).', upstream, LATENCY_BUCKETS),
+      errors: counter(
+        'upstream_errors_total',
+        'Requests to an upstream node that failed, by kind: timeout, connection (refused or lost), http (a bad status or body), rpc (a JSON-RPC error answer).',
+        [...upstream, 'kind'],
+      ),
       retries: counter('upstream_retries_total', 'Idempotent reads retried on an upstream node after another failed.', upstream),
       hedges: counter('upstream_hedges_total', 'Hedged requests sent to an upstream node while a slower one was pending.', upstream),
       breakerState: gauge('upstream_breaker_state', 'Circuit breaker of an upstream node: 0 closed, 1 half-open, 2 open.', upstream),
     },
     cache: {
-      hits: counter('cache_hits_total', 'Answers served from the response cache.', ['interface']),
-      misses: counter('cache_misses_total', 'Cacheable calls not found in the response cache.', ['interface']),
-      bytes: gauge('cache_bytes', 'Bytes held by the response cache.'),
-      entries: gauge('cache_entries', 'Entries held by the response cache.'),
-      evictions: counter('cache_evictions_total', 'Entries evicted from the response cache to stay under max_bytes.'),
+      hits: counter('cache_hits_total', 'Answers served from the response cache.', cache),
+      misses: counter('cache_misses_total', 'Cacheable calls not found in the response cache.', cache),
+      bytes: gauge('cache_bytes', 'Bytes held by the response cache.', cache),
+      entries: gauge('cache_entries', 'Entries held by the response cache.', cache),
+      evictions: counter('cache_evictions_total', 'Entries evicted from the response cache to stay under max_bytes.', cache),
     },
     queue: {
       depth: gauge('queue_jobs', 'Broadcast queue jobs, by state (waiting, active, delayed, failed).', ['state']),
@@ -130,25 +133,25 @@ function cellCounter<L extends string>(config: CounterConfiguration<L>): CellCou
   });
 }
 
-/** Sets a gauge's current values at scrape time; may be async (e.g. asks a backend). */
-export type Sampler<L extends string> = (gauge: Gauge<L>) => void | Promise<void>;
+/** Runs on every scrape before its family is read: sets the values it samples, drops series of things gone; may be async. */
+export type Sampler<M> = (metric: M) => void | Promise<void>;
 
-/** A gauge that can also be read at scrape time from whatever owns the value (nothing on the hot path). */
-export type SampledGauge<L extends string> = Gauge<L> & {
+/** A family that can also be read at scrape time from whatever owns the values (nothing on the hot path). */
+export type Sampled<M> = M & {
   /** Adds a sampler, run on every scrape; returns its removal. */
-  sample(sampler: Sampler<L>): () => void;
+  sample(sampler: Sampler<M>): () => void;
 };
 
-function sampledGauge<L extends string>(config: GaugeConfiguration<L>): SampledGauge<L> {
-  const samplers = new Set<Sampler<L>>();
-  const gauge = new Gauge<L>({
-    ...config,
-    async collect() {
-      if (samplers.size > 0) await Promise.all([...samplers].map((s) => s(this)));
-    },
+export type SampledGauge<L extends string> = Sampled<Gauge<L>>;
+
+/** `create` builds the family around the collect callback that runs its samplers. */
+function sampled<M extends object>(create: (collect: () => Promise<void>) => M): Sampled<M> {
+  const samplers = new Set<Sampler<M>>();
+  const metric = create(async () => {
+    if (samplers.size > 0) await Promise.all([...samplers].map((s) => s(metric)));
   });
-  return Object.assign(gauge, {
-    sample(sampler: Sampler<L>): () => void {
+  return Object.assign(metric, {
+    sample(sampler: Sampler<M>): () => void {
       samplers.add(sampler);
       return () => samplers.delete(sampler);
     },

@@ -5,7 +5,7 @@ import type { Transport } from '../rpc/call-context';
 import type { Dispatcher } from '../rpc/dispatcher';
 import { DispatchMetrics } from './dispatch-metrics';
 import { GUARD_REASONS } from './label-values';
-import { declareFamilies, METRIC_PREFIX, type MetricFamilies, type Surface } from './metric-families';
+import { declareFamilies, type MetricFamilies, type Surface } from './metric-families';
 
 /** What a transport increments per request: label children bound once, at construction. */
 export interface TransportMeter {
@@ -18,23 +18,25 @@ const NOOP_HISTOGRAM: Pick<Histogram.Internal<string>, 'observe'> = { observe: (
 const NOOP_METER: TransportMeter = { requestBytes: NOOP_COUNTER, responseBytes: NOOP_COUNTER };
 
 /**
- * The gateway's one prom-client registry and every metric family on it (see metric-families.ts).
- * Any module injects it to feed its own families (`families.upstream…`, `families.cache…`,
- * `families.queue…`). With `[instrumentation] prometheus = false` nothing is served and the request
- * path is left uninstrumented: meters and observers handed out are no-ops.
+ * The gateway's one prom-client registry and every metric family on it (see metric-families.ts), each
+ * name prefixed with `[instrumentation] namespace` and `_`. Any module injects it to feed its own
+ * families (`families.queue…`). With `[instrumentation] prometheus = false` nothing is served and the
+ * request path is left uninstrumented: meters and observers handed out are no-ops.
  */
 @Injectable()
 export class MetricsService {
   readonly registry = new Registry();
-  readonly families: MetricFamilies = declareFamilies(this.registry);
+  readonly families: MetricFamilies;
   readonly enabled: boolean;
   private readonly dispatchMetrics = new Map<Surface, DispatchMetrics>();
   private readonly refusalCells = new Map<string, Pick<Counter.Internal, 'inc'>>();
   private readonly meters = new Map<string, TransportMeter>();
 
   constructor(config: GatewayConfigService) {
+    const prefix = `${config.instrumentation.namespace}_`;
+    this.families = declareFamilies(this.registry, prefix);
     this.enabled = config.instrumentation.prometheus;
-    if (this.enabled) collectDefaultMetrics({ register: this.registry, prefix: METRIC_PREFIX });
+    if (this.enabled) collectDefaultMetrics({ register: this.registry, prefix });
   }
 
   /** Counts and times every call of a surface's dispatcher, and samples its in-flight calls. */

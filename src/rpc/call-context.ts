@@ -5,8 +5,11 @@ export type Transport = 'uri' | 'jsonrpc' | 'ws';
 export interface RpcConnection {
   /** Stable identity of the client (its remote ip:port), used as the subscriber id. */
   readonly id: string;
-  /** Sends one JSON text frame; resolves when it has been handed to the socket. */
-  send(json: string): Promise<void>;
+  /**
+   * Sends one JSON text frame (a string or its UTF-8 bytes). Returns a promise only when the frame has
+   * to wait for room in the send queue; it resolves once the frame is handed to the socket.
+   */
+  send(frame: string | Buffer): Promise<void> | undefined;
   /** Called once when the connection closes. */
   onClose(listener: () => void): void;
 }

@@ -1,10 +1,13 @@
 import type { WebSocket } from 'ws';
 import type { RpcConnection } from './call-context';
 
+/** A Buffer goes out as a text frame too: it holds JSON. */
+const TEXT = { binary: false } as const;
+
 export interface WsKeepAlive {
   /** Interval of server pings. */
   readonly pingMs: number;
-  /** The socket is closed when nothing (frame or pong) arrives for this long. */
+  /** The socket is closed when nothing (frame or pong) arrived for this long, a ping included. */
   readonly readTimeoutMs: number;
 }
 
@@ -31,9 +34,17 @@ export class WsRpcConnection implements RpcConnection {
     socket.on('pong', seen);
     socket.on('ping', seen);
     socket.once('close', () => this.markClosed());
+    // Only a client silent since the previous ping is judged: a tick that fires late (a busy event
+    // loop, pongs not read yet) must not cut off clients that answer.
+    let pingedAt: number | undefined;
     this.timer = setInterval(() => {
-      if (Date.now() - this.lastSeen > keepAlive.readTimeoutMs) socket.terminate();
-      else socket.ping();
+      const now = Date.now();
+      if (pingedAt !== undefined && this.lastSeen < pingedAt && now - this.lastSeen > keepAlive.readTimeoutMs) {
+        socket.terminate();
+        return;
+      }
+      pingedAt = now;
+      socket.ping();
     }, keepAlive.pingMs);
     this.timer.unref();
   }
@@ -42,21 +53,33 @@ export class WsRpcConnection implements RpcConnection {
     return this.closed;
   }
 
-  async send(json: string): Promise<void> {
-    while (this.queued >= this.maxQueued && !this.closed) await new Promise<void>((resolve) => this.waiters.push(resolve));
-    if (this.closed) return;
-    this.queued++;
-    this.socket.send(json, (err) => {
-      this.queued--;
-      this.waiters.shift()?.();
-      if (err) this.socket.terminate();
-    });
+  send(frame: string | Buffer): Promise<void> | undefined {
+    if (this.queued >= this.maxQueued && !this.closed) return this.sendWhenRoom(frame);
+    this.write(frame);
+    return undefined;
   }
 
   onClose(listener: () => void): void {
     if (this.closed) listener();
     else this.closeListeners.push(listener);
   }
+
+  private async sendWhenRoom(frame: string | Buffer): Promise<void> {
+    while (this.queued >= this.maxQueued && !this.closed) await new Promise<void>((resolve) => this.waiters.push(resolve));
+    this.write(frame);
+  }
+
+  private write(frame: string | Buffer): void {
+    if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
+    this.queued++;
+    this.socket.send(frame, TEXT, this.sent);
+  }
+
+  private readonly sent = (err?: Error): void => {
+    this.queued--;
+    this.waiters.shift()?.();
+    if (err) this.socket.terminate();
+  };
 
   private markClosed(): void {
     if (this.closed) return;

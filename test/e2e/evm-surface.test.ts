@@ -133,6 +133,20 @@ describe('HTTP transport', () => {
     expect(answer).toEqual({ status: 413, text: 'content length too large (6000000>5242880)\n' });
   });
 
+  it('413 for a streamed body that grows over 5 MiB, and the connection is closed', async () => {
+    const answer = await new Promise<{ status: number; text: string; connection?: string }>((resolve, reject) => {
+      const req = request(full.httpUrl + '/', { method: 'POST', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } }, (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, text, connection: res.headers.connection }));
+      });
+      req.on('error', reject);
+      const chunk = Buffer.alloc(1024 * 1024, ' ');
+      for (let i = 0; i < 6; i++) req.write(chunk);
+    });
+    expect(answer).toEqual({ status: 413, text: 'content length too large (>5242880)\n', connection: 'close' });
+  });
+
   it('http-timeout: a call still running is answered request timed out', async () => {
     expect(await rpc(plain.httpUrl, 'eth_call', [{ to: SLOW }, 'latest'])).toEqual({
       jsonrpc: '2.0',

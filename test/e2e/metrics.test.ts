@@ -261,7 +261,7 @@ describe('metrics over a known sequence of calls', () => {
     for (const name of declared) expect([name, m.types.has(name)]).toEqual([name, true]);
     expect(m.series('rpcgw_upstream_up')).toEqual([]);
     expect(m.series('rpcgw_cache_hits_total')).toEqual([]);
-    expect(m.value('rpcgw_cache_bytes')).toBe(0);
+    expect(m.series('rpcgw_cache_bytes')).toEqual([]);
     expect(m.value('rpcgw_queue_job_duration_seconds_count')).toBe(0);
   });
 

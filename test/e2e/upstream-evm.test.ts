@@ -3,26 +3,15 @@
  * --timestamp and --chain-id, mining only on evm_mine with equal timestamps, so both chains stay
  * identical): ethers through the gateway, the response cache, failover while one anvil dies, and the
  * EVM filters and subscriptions fed by the pool's new heads.
- *
- * The app is EvmRpcModule over UpstreamModule (as test/e2e/evm-surface-app.ts builds its app): the
- * wiring of EvmRpcModule into AppModule is not there yet.
  */
-import 'reflect-metadata';
-import { Global, Module, type INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { JsonRpcProvider, Wallet, toBeHex } from 'ethers';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { EVM_BACKEND } from '../../src/backends/evm-backend';
 import type { UpstreamEvmBackend } from '../../src/backends/upstream/upstream-evm-backend';
-import { UpstreamLifecycle, UpstreamModule } from '../../src/backends/upstream/upstream.module';
-import { GatewayConfigModule } from '../../src/config/config.module';
-import { loadConfig } from '../../src/config/load-config';
-import { EventsModule } from '../../src/events/events.module';
-import { EvmRpcModule } from '../../src/evm-rpc/evm-rpc.module';
+import { UpstreamLifecycle } from '../../src/backends/upstream/upstream.module';
 import { EvmRpcServers } from '../../src/evm-rpc/transports/evm-rpc-servers';
 import { Anvil, ANVIL_ADDRESS_0, ANVIL_KEY_0 } from '../support/anvil';
+import { evmRpcFlags } from '../support/backends';
+import { startUpstreamGateway, type EvmEntry } from '../support/upstream';
 import { EvmWsClient, rpc } from './evm-surface-app';
 
 jest.setTimeout(60_000);
@@ -32,7 +21,6 @@ const CHAIN_ID = 9001;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface EvmUpstreamApp {
-  readonly app: INestApplicationContext;
   readonly backend: UpstreamEvmBackend;
   readonly lifecycle: UpstreamLifecycle;
   readonly httpUrl: string;
@@ -40,37 +28,16 @@ interface EvmUpstreamApp {
   close(): Promise<void>;
 }
 
-async function startApp(evm: { name: string; url: string; ws?: string }[]): Promise<EvmUpstreamApp> {
-  const home = mkdtempSync(join(tmpdir(), 'rpcgw-up-evm-'));
-  mkdirSync(join(home, 'config'));
-  const lines = ['[backend]', 'kind = "upstream"', '', '[upstream]', 'health_check_interval = "200ms"'];
-  for (const e of evm) lines.push('', '[[upstream.evm]]', `name = "${e.name}"`, `url = "${e.url}"`, `ws = "${e.ws ?? ''}"`);
-  writeFileSync(join(home, 'config', 'gateway.toml'), lines.join('\n') + '\n');
-  const config = loadConfig({
-    home,
-    env: {},
-    flags: { 'json-rpc.enable': 'true', 'json-rpc.address': '127.0.0.1:0', 'json-rpc.ws-address': '127.0.0.1:0' },
-  });
-
-  @Global()
-  @Module({ imports: [UpstreamModule], exports: [UpstreamModule] })
-  class BackendModule {}
-
-  @Module({ imports: [GatewayConfigModule.forRoot(config), EventsModule, BackendModule, EvmRpcModule] })
-  class TestAppModule {}
-
-  const app = await NestFactory.createApplicationContext(TestAppModule, { logger: false });
-  const servers = app.get(EvmRpcServers);
+/** A gateway in upstream mode with only `[[upstream.evm]]` entries, seen through its EVM RPC. */
+async function startApp(evm: EvmEntry[]): Promise<EvmUpstreamApp> {
+  const gw = await startUpstreamGateway([], { evm, flags: evmRpcFlags('eth,net,web3') });
+  const servers = gw.app.get(EvmRpcServers);
   return {
-    app,
-    backend: app.get<UpstreamEvmBackend>(EVM_BACKEND),
-    lifecycle: app.get(UpstreamLifecycle),
+    backend: gw.app.get<UpstreamEvmBackend>(EVM_BACKEND),
+    lifecycle: gw.app.get(UpstreamLifecycle),
     httpUrl: servers.httpUrl!,
     wsUrl: servers.wsUrl!,
-    async close() {
-      await app.close();
-      rmSync(home, { recursive: true, force: true });
-    },
+    close: () => gw.close(),
   };
 }
 

@@ -1,10 +1,15 @@
 /**
  * The upstream backend over real node-RPC upstreams: an embedded-devnet gateway, reached through two
- * breakable TCP proxies (the same chain under two names), and a second, slower devnet for lag.
+ * breakable TCP proxies (the same chain under two names), and that devnet with followers of it
+ * (`--devnet.follow`) as a pool of full nodes, one of which lags and one of which dies.
  */
-import { Comet38Client, WebsocketClient } from '@cosmjs/tendermint-rpc';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
+import type { EmbeddedNodeBackend } from '../../src/backends/embedded/embedded-node-backend';
+import { NODE_BACKEND } from '../../src/backends/node-backend';
 import { call, post, startTestGateway, waitForHeight, type TestGateway } from '../support/gateway';
+import { startGatewayProcess } from '../support/gateway-process';
 import { startUpstreamGateway, TcpProxy, type UpstreamGateway } from '../support/upstream';
 
 jest.setTimeout(60_000);
@@ -101,34 +106,6 @@ describe('a pool of two proxies to one devnet', () => {
     for (let i = 1; i < heights.length; i++) expect(heights[i]).toBe(heights[i - 1] + 1);
   });
 
-  it('works for CosmJS Comet38Client: status, block, subscribeNewBlock', async () => {
-    const client = await Comet38Client.connect(gw.url);
-    const status = await client.status();
-    expect(status.nodeInfo.network).toBe('rpcgw-devnet-1');
-    const block = await client.block(2);
-    expect(block.block.header.height).toBe(2);
-    client.disconnect();
-    const wsClient = Comet38Client.create(new WebsocketClient(gw.url.replace(/^http/, 'ws')));
-    try {
-      const heights = await new Promise<number[]>((resolve, reject) => {
-        const seen: number[] = [];
-        const sub = wsClient.subscribeNewBlock().subscribe({
-          next: (ev) => {
-            seen.push(ev.header.height);
-            if (seen.length === 2) {
-              sub.unsubscribe();
-              resolve(seen);
-            }
-          },
-          error: reject,
-        });
-      });
-      expect(heights[1]).toBe(heights[0] + 1);
-    } finally {
-      wsClient.disconnect();
-    }
-  });
-
   it('shares one upstream subscription between clients of the same query', async () => {
     const open = async () => {
       const ws = new WebSocket(gw.wsUrl);
@@ -141,6 +118,20 @@ describe('a pool of two proxies to one devnet', () => {
     expect(gw.backend.events.subscriptions().filter((s) => s.query === "tm.event = 'Tx'")).toHaveLength(1);
     c1.close();
     c2.close();
+  });
+
+  it('feeds NewBlock subscribers from the NewBlock subscription alone: it sees every height', async () => {
+    const clients = await Promise.all(
+      [1, 2].map(async (id) => {
+        const ws = new WebSocket(gw.wsUrl);
+        await new Promise((r) => ws.once('open', r));
+        ws.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'subscribe', params: { query: "tm.event='NewBlock'" } }));
+        await new Promise((r) => ws.once('message', r));
+        return ws;
+      }),
+    );
+    expect(gw.backend.events.subscriptions().map((s) => s.query)).toEqual(["tm.event = 'NewBlock'"]);
+    for (const ws of clients) ws.close();
   });
 });
 
@@ -179,29 +170,123 @@ describe('start-up with bad upstreams', () => {
   });
 });
 
-describe('height-aware routing', () => {
-  it('never sends a lagging upstream a height it lacks', async () => {
-    // A second devnet that started later with slower blocks: same chain id, always behind.
-    const slow = await startTestGateway({ 'devnet.block_time': '1s' });
+/** An HTTP proxy in front of a node RPC that records the height of every call it passes on. */
+class HeightRecorder {
+  readonly heights: number[] = [];
+  private server: Server | undefined;
+  url = '';
+
+  constructor(private readonly target: string) {}
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', async () => {
+        const body = Buffer.concat(chunks);
+        try {
+          const msg = JSON.parse(body.toString()) as { params?: { height?: string } };
+          if (msg.params?.height !== undefined) this.heights.push(Number(msg.params.height));
+        } catch {
+          // Not JSON-RPC: passed on unrecorded.
+        }
+        const answer = await fetch(this.target + req.url, { method: req.method, headers: { 'Content-Type': 'application/json' }, body: req.method === 'POST' ? body : undefined });
+        res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+}
+
+describe('a pool of the devnet and its followers', () => {
+  const headOf = async (url: string) => Number((await call(url, 'status')).sync_info.latest_block_height);
+  const untilHealthy = async (gw: UpstreamGateway, name: string) => {
+    while (!gw.backend.pool.upstreams.find((u) => u.name === name)!.healthy) await sleep(50);
+  };
+
+  it('never asks a paused (lagging) follower for a height it lacks, and every read succeeds', async () => {
+    const follower = await startTestGateway({ 'devnet.follow': devnet.url });
+    const recorder = await new HeightRecorder(follower.url).start();
     const gw = await startUpstreamGateway(
       [
-        { name: 'fast', url: devnet.url },
-        { name: 'slow', url: slow.url, weight: 1000 },
+        { name: 'leader', url: devnet.url },
+        { name: 'follower', url: recorder.url, weight: 1000 },
       ],
-      { max_height_lag: 100000, hedge_quantile: 0 },
+      { settings: { hedge_quantile: 0 } },
     );
+    const sync = follower.app.get<EmbeddedNodeBackend>(NODE_BACKEND).devnet.follower!;
     try {
-      await waitForHeight(devnet.url, 15);
-      const slowUp = gw.backend.pool.upstreams.find((u) => u.name === 'slow')!;
-      const head = Number((await call(devnet.url, 'status')).sync_info.latest_block_height);
-      for (let h = 1; h <= head; h++) await call(gw.url, 'header', { height: String(h) });
-      // The slow one, weighted far higher, took the low heights, and never a height beyond its head.
-      expect(slowUp.counters.requests).toBeGreaterThan(0);
-      expect(slowUp.counters.answerErrors).toBe(0);
-      expect(slowUp.counters.failures).toBe(0);
+      await untilHealthy(gw, 'follower');
+      // In sync, the follower (weighted far higher) takes the reads.
+      const first = await headOf(devnet.url);
+      for (let h = 1; h <= first; h++) await call(gw.url, 'header', { height: String(h) });
+      expect(recorder.heights.length).toBeGreaterThan(0);
+
+      sync.pause();
+      await waitForHeight(devnet.url, (await headOf(follower.url)) + 5);
+      const asked = recorder.heights.length;
+      const head = await headOf(devnet.url);
+      for (let h = 1; h <= head; h++) await call(gw.url, 'block', { height: String(h) });
+      const lacking = await headOf(follower.url);
+      expect(lacking).toBeLessThan(head);
+      expect(recorder.heights.slice(asked).filter((h) => h > lacking)).toEqual([]);
+      expect(gw.backend.pool.upstreams.find((u) => u.name === 'follower')!.downReason).toBe('catching-up');
+
+      sync.resume();
+      await waitForHeight(follower.url, head);
+      await untilHealthy(gw, 'follower');
+      // Back in the pool, it takes reads again (commits: not in the cache yet).
+      const resumed = recorder.heights.length;
+      for (let h = 1; h <= head; h++) await call(gw.url, 'commit', { height: String(h) });
+      expect(recorder.heights.length).toBeGreaterThan(resumed);
     } finally {
       await gw.close();
-      await slow.close();
+      await recorder.close();
+      await follower.close();
+    }
+  });
+
+  it('loses a follower process mid-stream of reads: no client request fails', async () => {
+    const victim = await startGatewayProcess({ 'devnet.follow': devnet.url });
+    const follower = await startTestGateway({ 'devnet.follow': devnet.url });
+    const gw = await startUpstreamGateway([
+      { name: 'leader', url: devnet.url },
+      { name: 'follower', url: follower.url },
+      { name: 'victim', url: victim.url, weight: 10 },
+    ]);
+    try {
+      await Promise.all(['follower', 'victim'].map((name) => untilHealthy(gw, name)));
+      const head = await headOf(devnet.url);
+      const failures: string[] = [];
+      let done = 0;
+      const reader = async (r: number) => {
+        for (let i = 0; i < 40; i++) {
+          const h = 1 + ((i * 7 + r) % head);
+          // Distinct params (per_page) keep the cache out of the way.
+          const res = await post(gw.url, { jsonrpc: '2.0', id: i, method: 'validators', params: { height: String(h), per_page: String(1 + ((i + 40 * r) % 100)) } });
+          if (res.json?.error) failures.push(JSON.stringify(res.json.error));
+          done++;
+          await sleep(5);
+        }
+      };
+      const readers = Promise.all([0, 1, 2, 3].map(reader));
+      await sleep(100);
+      await victim.kill();
+      await readers;
+      expect(done).toBe(160);
+      expect(failures).toEqual([]);
+      expect(gw.backend.pool.upstreams.find((u) => u.name === 'victim')!.counters.requests).toBeGreaterThan(0);
+    } finally {
+      await gw.close();
+      await follower.close();
+      await victim.close();
     }
   });
 });

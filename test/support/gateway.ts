@@ -70,12 +70,16 @@ export async function call(url: string, method: string, params: unknown = {}): P
 }
 
 /** Resolves once the chain has reached `height`. */
-export async function waitForHeight(url: string, height: number, timeoutMs = 15000): Promise<void> {
+export function waitForHeight(url: string, height: number, timeoutMs = 15000): Promise<void> {
+  return waitForStatus(url, (s) => Number(s.sync_info.latest_block_height) >= height, `height ${height} not reached`, timeoutMs);
+}
+
+/** Polls `status` until `ready` holds for it; fails with `failure` after `timeoutMs`. */
+export async function waitForStatus(url: string, ready: (status: any) => boolean, failure: string, timeoutMs = 15000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const status = await call(url, 'status');
-    if (Number(status.sync_info.latest_block_height) >= height) return;
-    if (Date.now() > deadline) throw new Error(`height ${height} not reached`);
+    if (ready(await call(url, 'status'))) return;
+    if (Date.now() > deadline) throw new Error(failure);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -12,15 +12,33 @@ export interface UpstreamGateway extends TestGateway {
   readonly backend: UpstreamNodeBackend;
 }
 
+export interface NodeEntry {
+  readonly name: string;
+  readonly url: string;
+  readonly weight?: number;
+}
+
+export interface EvmEntry extends NodeEntry {
+  /** ws:// URL of its EVM WebSocket. */
+  readonly ws?: string;
+}
+
+export interface UpstreamGatewayOptions {
+  /** `[upstream]` settings (health_check_interval defaults to 200ms). */
+  readonly settings?: Record<string, string | number>;
+  /** `[[upstream.evm]]` entries. */
+  readonly evm?: readonly EvmEntry[];
+  /** CLI flags over the defaults (node RPC on an ephemeral port, EVM RPC off). */
+  readonly flags?: Record<string, string>;
+}
+
 /** Writes `[backend] kind = "upstream"` and the upstream tables into a fresh home and starts a gateway on it. */
-export async function startUpstreamGateway(
-  nodes: { name: string; url: string; weight?: number }[],
-  settings: Record<string, string | number> = {},
-): Promise<UpstreamGateway> {
+export async function startUpstreamGateway(nodes: readonly NodeEntry[], options: UpstreamGatewayOptions = {}): Promise<UpstreamGateway> {
   const home = mkdtempSync(join(tmpdir(), 'rpcgw-up-'));
   mkdirSync(join(home, 'config'));
-  writeFileSync(join(home, 'config', 'gateway.toml'), upstreamToml(nodes, { health_check_interval: '200ms', ...settings }));
-  const config = loadConfig({ home, env: {}, flags: { 'rpc.laddr': 'tcp://127.0.0.1:0', 'json-rpc.enable': 'false' } });
+  const settings = { health_check_interval: '200ms', ...options.settings };
+  writeFileSync(join(home, 'config', 'gateway.toml'), upstreamToml(nodes, settings, options.evm));
+  const config = loadConfig({ home, env: {}, flags: { 'rpc.laddr': 'tcp://127.0.0.1:0', 'json-rpc.enable': 'false', ...options.flags } });
   const gw = await startGateway(config, { logger: false });
   const url = gw.nodeRpcUrls[0];
   return {
@@ -36,11 +54,16 @@ export async function startUpstreamGateway(
   };
 }
 
-export function upstreamToml(nodes: { name: string; url: string; weight?: number }[], settings: Record<string, string | number>): string {
+export function upstreamToml(nodes: readonly NodeEntry[], settings: Record<string, string | number>, evm: readonly EvmEntry[] = []): string {
   const value = (v: string | number) => (typeof v === 'number' ? String(v) : JSON.stringify(v));
   const lines = ['[backend]', 'kind = "upstream"', '', '[upstream]'];
   for (const [k, v] of Object.entries(settings)) lines.push(`${k} = ${value(v)}`);
-  for (const n of nodes) lines.push('', '[[upstream.node]]', `name = ${value(n.name)}`, `url = ${value(n.url)}`, `weight = ${n.weight ?? 1}`);
+  const entry = (table: string, e: EvmEntry) => {
+    lines.push('', `[[upstream.${table}]]`, `name = ${value(e.name)}`, `url = ${value(e.url)}`, `weight = ${e.weight ?? 1}`);
+    if (e.ws !== undefined) lines.push(`ws = ${value(e.ws)}`);
+  };
+  for (const n of nodes) entry('node', n);
+  for (const e of evm) entry('evm', e);
   return lines.join('\n') + '\n';
 }
 

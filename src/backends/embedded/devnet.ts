@@ -1,9 +1,10 @@
 /**
- * The embedded devnet: one validator node in-process. Opens (or creates) the node's home and
- * database, runs InitChain on a fresh chain, and wires the application, mempool, indexers and block
- * producer together. With `evm` configured, the application is the kvstore and the EVM application
- * side by side (a new genesis then limits block.max_gas to the EVM block gas limit); without it, the
- * kvstore alone.
+ * The embedded devnet: one node in-process. Opens (or creates) the node's home and database, runs
+ * InitChain on a fresh chain, and wires the application, mempool, indexers and the node's role
+ * together: the validator's block producer, or, with `follow`, a follower that replays the blocks of
+ * a validator elsewhere (sharing its genesis) and forwards the txs it receives to it. With `evm`
+ * configured, the application is the kvstore and the EVM application side by side (a new genesis then
+ * limits block.max_gas to the EVM block gas limit); without it, the kvstore alone.
  */
 import type { EventBus } from '../../events';
 import type { Application } from './app/application';
@@ -12,15 +13,26 @@ import { DEFAULT_BLOCK_GAS_LIMIT, resolveEvmParams, type EvmConfig } from './app
 import { KvStoreApplication } from './app/kvstore/kvstore-app';
 import { RouterApplication } from './app/router-application';
 import { EvmChainStore } from './evm-state/evm-chain-store';
+import { BlockApplier } from './follower/block-applier';
+import { BlockFetcher } from './follower/block-fetcher';
+import { Follower } from './follower/follower';
+import { LeaderClient } from './follower/leader-client';
+import { checkSameGenesis, readLeader, type LeaderInfo } from './follower/leader-genesis';
+import { LeaderIntake } from './follower/leader-intake';
+import { newGenesisDoc, type GenesisDoc } from './genesis/genesis-doc';
 import { databasePath, ephemeralIdentity, initNodeHome, NodeIdentity } from './genesis/node-home';
+import type { ValidatorKey } from './chain/keys';
 import { BlockIndexer } from './indexer/block-indexer';
 import { TxIndexer } from './indexer/tx-indexer';
 import { Mempool } from './mempool/mempool';
+import type { TxIntake } from './mempool/tx-intake';
+import { BlockCommitter } from './producer/block-committer';
 import { BlockProducer } from './producer/block-producer';
 import type { ChainState } from './producer/chain-state';
 import { genesisState, maxDataBytes } from './producer/chain-transitions';
 import { ChainStore } from './store/chain-store';
 import { Database } from './store/database';
+import { now } from './time';
 
 export interface DevnetConfig {
   /** Home directory; unused when ephemeral. */
@@ -34,39 +46,99 @@ export interface DevnetConfig {
   maxTxBytes: number;
   /** Run Ethereum transactions beside the kvstore; absent = the kvstore alone. */
   evm?: EvmConfig;
+  /** Node RPC URL of the validator to follow as a full node; absent = be the validator. */
+  follow?: string;
 }
 
 /** mempool.max_txs_bytes and mempool.cache_size defaults of CometBFT. */
 const MAX_TXS_BYTES = 1073741824;
 const CACHE_SIZE = 10000;
 
+/** The validator a follower follows. */
+interface Leader {
+  client: LeaderClient;
+  info: LeaderInfo;
+}
+
+/** What a devnet is made of; exactly one of `producer` and `follower` is set. */
+interface DevnetParts {
+  identity: NodeIdentity;
+  db: Database;
+  store: ChainStore;
+  app: Application;
+  mempool: Mempool;
+  intake: TxIntake;
+  txIndexer: TxIndexer;
+  blockIndexer: BlockIndexer;
+  committer: BlockCommitter;
+  producer?: BlockProducer;
+  follower?: Follower;
+  evm: EvmApplication | undefined;
+}
+
 export class Devnet {
-  private constructor(
-    readonly identity: NodeIdentity,
-    private readonly db: Database,
-    readonly store: ChainStore,
-    readonly app: Application,
-    readonly mempool: Mempool,
-    readonly txIndexer: TxIndexer,
-    readonly blockIndexer: BlockIndexer,
-    readonly producer: BlockProducer,
-    /** The EVM application, when the devnet runs one. */
-    readonly evm: EvmApplication | undefined,
-  ) {}
+  readonly identity: NodeIdentity;
+  readonly store: ChainStore;
+  readonly app: Application;
+  /** This node's mempool; a follower's stays empty. */
+  readonly mempool: Mempool;
+  /** Where txs sent to this node are admitted: the mempool, or a follower's leader. */
+  readonly intake: TxIntake;
+  readonly txIndexer: TxIndexer;
+  readonly blockIndexer: BlockIndexer;
+  /** The validator's block producer; undefined on a follower. */
+  readonly producer: BlockProducer | undefined;
+  /** The follower's sync; undefined on the validator. */
+  readonly follower: Follower | undefined;
+  /** The EVM application, when the devnet runs one. */
+  readonly evm: EvmApplication | undefined;
+  private readonly db: Database;
+  private readonly committer: BlockCommitter;
+
+  private constructor(parts: DevnetParts) {
+    this.identity = parts.identity;
+    this.db = parts.db;
+    this.store = parts.store;
+    this.app = parts.app;
+    this.mempool = parts.mempool;
+    this.intake = parts.intake;
+    this.txIndexer = parts.txIndexer;
+    this.blockIndexer = parts.blockIndexer;
+    this.committer = parts.committer;
+    this.producer = parts.producer;
+    this.follower = parts.follower;
+    this.evm = parts.evm;
+  }
 
   static async open(config: DevnetConfig, bus: EventBus): Promise<Devnet> {
+    if (config.follow === undefined) return Devnet.openChain(config, bus, undefined);
+    const client = new LeaderClient(config.follow);
+    try {
+      const info = await readLeader(client, config.evm !== undefined);
+      return await Devnet.openChain(config, bus, { client, info });
+    } catch (err) {
+      client.close();
+      throw err;
+    }
+  }
+
+  private static async openChain(config: DevnetConfig, bus: EventBus, leader: Leader | undefined): Promise<Devnet> {
     const maxGas = config.evm === undefined ? -1n : (config.evm.blockGasLimit ?? DEFAULT_BLOCK_GAS_LIMIT);
-    const identity = config.ephemeral ? ephemeralIdentity(config.chainId, maxGas) : initNodeHome(config.home, config.chainId, maxGas);
+    const newGenesis = (key: ValidatorKey): GenesisDoc => leader?.info.genesis ?? newGenesisDoc(config.chainId, key, now(), maxGas);
+    const identity = config.ephemeral ? ephemeralIdentity(newGenesis) : initNodeHome(config.home, newGenesis);
+    if (leader !== undefined) checkSameGenesis(leader.client, identity.genesis, leader.info.genesis);
     const db = await Database.open(config.ephemeral ? undefined : databasePath(config.home));
     try {
       const store = new ChainStore(db);
       const stored = await store.loadState();
       await checkEvmPresence(db, stored !== undefined, config.evm !== undefined);
-      const kvstore = await KvStoreApplication.load(db, identity.validatorKey.pubKey);
+      // The kvstore keeps the signing validator in the set: this node's, or the leader's.
+      const kvstore = await KvStoreApplication.load(db, leader?.info.signerPubKey ?? identity.validatorKey.pubKey);
       const evm = config.evm === undefined ? undefined : await loadEvm(db, store, identity, config.evm);
       const app = evm === undefined ? kvstore : new RouterApplication(kvstore, evm);
       const state = stored ?? (await initChain(identity, db, store, app));
-      checkIdentity(state, identity);
+      if (leader === undefined) checkIdentity(state, identity);
+      else checkChain(state, identity);
       const mempool = new Mempool(
         app,
         { size: config.mempoolSize, maxTxBytes: config.maxTxBytes, maxTxsBytes: MAX_TXS_BYTES, cacheSize: CACHE_SIZE },
@@ -74,12 +146,23 @@ export class Devnet {
       );
       const txIndexer = new TxIndexer(db);
       const blockIndexer = new BlockIndexer(db);
-      const producer = new BlockProducer(
-        { db, store, app, mempool, txIndexer, blockIndexer, bus, key: identity.validatorKey },
-        state,
+      const committer = new BlockCommitter({ db, store, app, mempool, txIndexer, blockIndexer, bus }, state);
+      const common = { identity, db, store, app, mempool, txIndexer, blockIndexer, committer, evm };
+      if (leader === undefined) {
+        const producer = new BlockProducer({ store, app, mempool, committer, key: identity.validatorKey }, config.blockTimeMs);
+        return new Devnet({ ...common, intake: mempool, producer });
+      }
+      const follower = new Follower(
+        {
+          leader: leader.client,
+          fetcher: new BlockFetcher(leader.client),
+          applier: new BlockApplier(committer),
+          state: () => committer.state,
+        },
+        leader.info.height,
         config.blockTimeMs,
       );
-      return new Devnet(identity, db, store, app, mempool, txIndexer, blockIndexer, producer, evm);
+      return new Devnet({ ...common, intake: new LeaderIntake(leader.client), follower });
     } catch (err) {
       await db.close();
       throw err;
@@ -88,7 +171,7 @@ export class Devnet {
 
   /** The state after the last committed block. */
   get state(): ChainState {
-    return this.producer.chainState;
+    return this.committer.state;
   }
 
   get latestHeight(): bigint {
@@ -100,14 +183,21 @@ export class Devnet {
     return this.latestHeight === 0n ? 0n : this.state.initialHeight;
   }
 
-  /** Produces a block at once, then one every block time. */
-  start(): Promise<void> {
-    return this.producer.start();
+  /** A follower more than a block behind its leader, or one that stopped following. */
+  get catchingUp(): boolean {
+    return this.follower?.catchingUp ?? false;
   }
 
-  /** Stops block production and closes the database. */
+  /** The validator produces a block at once, then one every block time; a follower starts syncing. */
+  async start(): Promise<void> {
+    if (this.producer !== undefined) await this.producer.start();
+    this.follower?.start();
+  }
+
+  /** Stops block production or following, and closes the database. */
   async close(): Promise<void> {
-    await this.producer.stop();
+    await this.producer?.stop();
+    await this.follower?.stop();
     await this.db.close();
   }
 }
@@ -144,10 +234,14 @@ async function checkEvmPresence(db: Database, existingChain: boolean, evmWanted:
   if (!hasEvm && evmWanted) throw new Error('the database holds a chain started without the EVM; start the EVM devnet in a new home');
 }
 
-function checkIdentity(state: ChainState, identity: NodeIdentity): void {
+function checkChain(state: ChainState, identity: NodeIdentity): void {
   if (state.chainId !== identity.genesis.chainId) {
     throw new Error(`the database holds chain ${state.chainId}, but genesis.json is for ${identity.genesis.chainId}`);
   }
+}
+
+function checkIdentity(state: ChainState, identity: NodeIdentity): void {
+  checkChain(state, identity);
   const address = Buffer.from(identity.validatorKey.address);
   const signs = (set: ChainState['validators']): boolean => set.validators.some((v) => address.equals(v.address));
   if (!signs(state.validators) || !signs(state.nextValidators)) {

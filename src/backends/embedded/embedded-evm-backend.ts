@@ -17,7 +17,7 @@ import { ChainJson } from './evm-query/chain-json';
 import { EvmChainView } from './evm-query/chain-view';
 import { FeeOracle } from './evm-query/fee-oracle';
 import { GasEstimator } from './evm-query/gas-estimator';
-import { fromHex, hexData, toChecksumAddress, word } from './app/evm/hex';
+import { fromHex, hexData, quantity, toChecksumAddress, word } from './app/evm/hex';
 import { LogQuery, type LogCaps } from './evm-query/log-query';
 import { logsJson } from './evm-query/receipt-json';
 import { txJson } from './evm-query/tx-json';
@@ -72,9 +72,10 @@ export class EmbeddedEvmBackend implements EvmBackend {
     return this.devnet.latestHeight;
   }
 
-  /** A lone validator is never catching up. */
-  async syncing(): Promise<false> {
-    return false;
+  /** A follower catching up answers as Evmos does: its first and latest blocks. */
+  async syncing(): Promise<false | JsonObject> {
+    if (!this.devnet.catchingUp) return false;
+    return { startingBlock: quantity(this.devnet.baseHeight), currentBlock: quantity(this.devnet.latestHeight) };
   }
 
   gasPrice(): Promise<bigint> {
@@ -136,7 +137,7 @@ export class EmbeddedEvmBackend implements EvmBackend {
     if (decoded.kind === 'refused') throw new ApplicationError(decoded.reason);
     let checked;
     try {
-      checked = await this.devnet.mempool.add(raw);
+      checked = await this.devnet.intake.add(raw);
     } catch (err) {
       if (err instanceof MempoolError) throw new ApplicationError(mempoolRefusal(err.message, raw.length));
       throw err;

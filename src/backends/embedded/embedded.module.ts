@@ -1,7 +1,7 @@
 /**
  * The embedded devnet as the node backend and the EVM backend: one devnet, opened when the app
- * starts, producing blocks from bootstrap until shutdown, seen through NODE_BACKEND (CometBFT RPC) and
- * EVM_BACKEND (Ethereum JSON-RPC).
+ * starts, producing (or, with `follow`, replaying) blocks from bootstrap until shutdown, seen through
+ * NODE_BACKEND (CometBFT RPC) and EVM_BACKEND (Ethereum JSON-RPC).
  */
 import { Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { GatewayConfigService } from '../../config/gateway-config.service';
@@ -47,6 +47,7 @@ export class DevnetLifecycle implements OnApplicationBootstrap, OnApplicationShu
             maxTxBytes: devnet.max_tx_bytes,
             rpcAddress: config.rpc.laddr,
             timeoutBroadcastTxCommitMs: config.rpc.timeout_broadcast_tx_commit,
+            ...(devnet.follow === '' ? {} : { follow: devnet.follow }),
             // The EIP-155 chain id follows the genesis chain id when it has Evmos's form (name_9000-1), else 9000.
             evm: {
               blockGasLimit: DEFAULT_BLOCK_GAS_LIMIT,

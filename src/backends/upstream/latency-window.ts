@@ -1,9 +1,15 @@
-/** The last N latencies of an upstream, for least-busy tie-breaks and hedge delays. */
+/**
+ * The last N latencies of an upstream, for least-busy tie-breaks and hedge delays. Quantiles read a
+ * sorted copy, made again once a sixteenth of the window is newer than it: every request adds a
+ * sample and may ask a quantile, and sorting the whole window each time would cost more than the rest.
+ */
 export class LatencyWindow {
   private readonly samples: Float64Array;
   private count = 0;
   private cursor = 0;
-  private sortedCache: Float64Array | undefined;
+  private sorted: Float64Array | undefined;
+  /** Samples added since `sorted` was made. */
+  private unsorted = 0;
 
   constructor(size = 256) {
     this.samples = new Float64Array(size);
@@ -13,7 +19,7 @@ export class LatencyWindow {
     this.samples[this.cursor] = ms;
     this.cursor = (this.cursor + 1) % this.samples.length;
     if (this.count < this.samples.length) this.count++;
-    this.sortedCache = undefined;
+    this.unsorted++;
   }
 
   get size(): number {
@@ -23,8 +29,11 @@ export class LatencyWindow {
   /** The q-quantile (0..1) of the window; undefined while empty. */
   quantile(q: number): number | undefined {
     if (this.count === 0) return undefined;
-    this.sortedCache ??= this.samples.slice(0, this.count).sort();
-    const index = Math.min(this.count - 1, Math.max(0, Math.ceil(q * this.count) - 1));
-    return this.sortedCache[index];
+    if (this.sorted === undefined || this.unsorted * 16 > this.count) {
+      this.sorted = this.samples.slice(0, this.count).sort();
+      this.unsorted = 0;
+    }
+    const n = this.sorted.length;
+    return this.sorted[Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1))];
   }
 }

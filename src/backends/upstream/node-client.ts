@@ -1,12 +1,11 @@
 /**
- * JSON-RPC over HTTP to one upstream node (node RPC or EVM RPC), on a keep-alive connection pool
- * (node:http's Agent: the project's dependency set has no undici package, and this is the same model).
+ * JSON-RPC over HTTP to one upstream node (node RPC or EVM RPC), on undici's keep-alive connection
+ * pool, driven through its dispatch handler interface (no response stream, no header object walk).
  * Only the envelope is looked at: `result` is handed on as parsed, with its wire text attached (see
  * raw-json.ts) so that a surface that changes nothing can write it out without serialising it again;
  * an `error` becomes an UpstreamAnswerError.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Pool, type Dispatcher } from 'undici';
 import type { Json } from '../node-backend';
 import { attachRawJson } from './raw-json';
 
@@ -46,17 +45,21 @@ export interface CallResult {
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
 export class NodeClient {
-  private readonly agent: HttpAgent;
-  private readonly target: URL;
-  private readonly send: typeof httpRequest;
+  private readonly pool: Pool;
+  private readonly path: string;
+  private readonly headers: Record<string, string>;
   private nextId = 1;
 
   constructor(readonly url: string) {
-    this.target = new URL(url.endsWith('/') ? url : url + '/');
-    const https = this.target.protocol === 'https:';
-    this.send = https ? httpsRequest : httpRequest;
-    const options = { keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 128, maxFreeSockets: 32, scheduling: 'lifo' as const };
-    this.agent = https ? new HttpsAgent(options) : new HttpAgent(options);
+    const target = new URL(url.endsWith('/') ? url : url + '/');
+    this.pool = new Pool(target.origin, { connections: 128 });
+    this.path = target.pathname + target.search;
+    this.headers = { 'content-type': 'application/json' };
+    // Credentials in the URL are sent as Basic auth, as node:http does.
+    if (target.username || target.password) {
+      const credentials = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
+      this.headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+    }
   }
 
   /** `params`: by name (CometBFT) or by position (EVM). */
@@ -64,70 +67,97 @@ export class NodeClient {
     const body = `{"jsonrpc":"2.0","id":${this.nextId++},"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}`;
     return new Promise<CallResult>((resolve, reject) => {
       if (signal?.aborted) return reject(new UpstreamFailure('aborted', 'aborted'));
-      let settled = false;
-      const fail = (error: UpstreamFailure | UpstreamAnswerError) => {
-        if (settled) return;
-        settled = true;
-        cleanup();
-        req.destroy();
-        reject(error);
-      };
-      const timer = setTimeout(() => fail(new UpstreamFailure(`no answer within ${timeoutMs}ms`, 'timeout')), timeoutMs);
-      const onAbort = () => fail(new UpstreamFailure('aborted', 'aborted'));
-      const cleanup = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      const req = this.send(
-        this.target,
-        {
-          method: 'POST',
-          agent: this.agent,
-          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
-        },
-        (res: IncomingMessage) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('error', (err) => fail(new UpstreamFailure(err.message, 'body')));
-          res.on('end', () => {
-            if (settled) return;
-            const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
-            const fast = res.statusCode === 200 ? parseResultFast(text) : undefined;
-            if (fast !== undefined) {
-              settled = true;
-              cleanup();
-              return resolve({ result: fast, bytes: text.length });
-            }
-            let envelope: { result?: Json; error?: { code?: number; message?: string; data?: unknown } };
-            try {
-              envelope = JSON.parse(text);
-            } catch {
-              return fail(new UpstreamFailure(`HTTP ${res.statusCode}: not JSON`, res.statusCode === 200 ? 'body' : 'http'));
-            }
-            if (envelope.error) {
-              const e = envelope.error;
-              const detail = typeof e.data === 'string' ? e.data : e.data === undefined ? '' : JSON.stringify(e.data);
-              return fail(new UpstreamAnswerError(e.code ?? -32603, e.message ?? '', detail, e.data));
-            }
-            if (res.statusCode !== 200 || !('result' in envelope)) {
-              return fail(new UpstreamFailure(`HTTP ${res.statusCode}: no result`, 'http'));
-            }
-            settled = true;
-            cleanup();
-            resolve({ result: attachRawJson(envelope.result as Json, undefined), bytes: text.length });
-          });
-        },
-      );
-      req.on('error', (err: NodeJS.ErrnoException) =>
-        fail(new UpstreamFailure(err.code ? `${err.code}: ${err.message}` : err.message, NOT_CONNECTED.has(err.code ?? '') ? 'refused' : 'connect')),
-      );
-      req.end(body);
+      this.pool.dispatch({ path: this.path, method: 'POST', headers: this.headers, body }, new Exchange(resolve, reject, timeoutMs, signal));
     });
   }
 
   close(): void {
-    this.agent.destroy();
+    this.pool.destroy().catch(() => undefined);
+  }
+}
+
+/** One request's life: its deadline, an abort from a hedge, and the answer read into one text. */
+class Exchange implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private settled = false;
+  private status = 0;
+  private readonly chunks: Buffer[] = [];
+  private readonly timer: NodeJS.Timeout;
+  private readonly onAbort: (() => void) | undefined;
+
+  constructor(
+    private readonly resolve: (result: CallResult) => void,
+    private readonly reject: (error: Error) => void,
+    timeoutMs: number,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    this.timer = setTimeout(() => this.fail(new UpstreamFailure(`no answer within ${timeoutMs}ms`, 'timeout')), timeoutMs);
+    if (signal) {
+      this.onAbort = () => this.fail(new UpstreamFailure('aborted', 'aborted'));
+      signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // Settled while it waited for a connection: it goes no further.
+    if (this.settled) controller.abort(new UpstreamFailure('aborted', 'aborted'));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+    this.status = statusCode;
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.settled) return;
+    const chunks = this.chunks;
+    const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    const status = this.status;
+    const fast = status === 200 ? parseResultFast(text) : undefined;
+    if (fast !== undefined) return this.succeed({ result: fast, bytes: text.length });
+    let envelope: { result?: Json; error?: { code?: number; message?: string; data?: unknown } };
+    try {
+      envelope = JSON.parse(text);
+    } catch {
+      return this.fail(new UpstreamFailure(`HTTP ${status}: not JSON`, status === 200 ? 'body' : 'http'));
+    }
+    if (envelope.error) {
+      const e = envelope.error;
+      const detail = typeof e.data === 'string' ? e.data : e.data === undefined ? '' : JSON.stringify(e.data);
+      return this.fail(new UpstreamAnswerError(e.code ?? -32603, e.message ?? '', detail, e.data));
+    }
+    if (status !== 200 || !('result' in envelope)) return this.fail(new UpstreamFailure(`HTTP ${status}: no result`, 'http'));
+    this.succeed({ result: attachRawJson(envelope.result as Json, undefined), bytes: text.length });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error & { code?: string }): void {
+    if (err instanceof UpstreamFailure) return this.fail(err);
+    if (this.status !== 0) return this.fail(new UpstreamFailure(err.message, 'body'));
+    const code = err.code;
+    this.fail(new UpstreamFailure(code ? `${code}: ${err.message}` : err.message, NOT_CONNECTED.has(code ?? '') ? 'refused' : 'connect'));
+  }
+
+  private succeed(result: CallResult): void {
+    this.settled = true;
+    this.cleanup();
+    this.resolve(result);
+  }
+
+  private fail(error: UpstreamFailure | UpstreamAnswerError): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.cleanup();
+    this.controller?.abort(error);
+    this.reject(error);
+  }
+
+  private cleanup(): void {
+    clearTimeout(this.timer);
+    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
   }
 }
 

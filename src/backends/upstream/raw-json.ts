@@ -1,14 +1,12 @@
 /**
  * The wire text of an upstream result, kept on the parsed object or array under a shared symbol (not
- * enumerable: JSON.stringify, spreads and key walks never see it). The EVM envelope writes that text
+ * enumerable: JSON.stringify, spreads and key walks never see it). Both surfaces write that text
  * as the result instead of serialising the object again, so a large block the gateway passes on
  * unchanged costs one parse and no stringify, and a cached one neither. Anyone who changes such an
  * object must build a new one (a spread drops the text), which every surface already does.
  */
+import { RAW_JSON } from '../../rpc/result-json';
 import type { Json } from '../node-backend';
-
-/** `Symbol.for`, so that a surface can read it without importing the upstream backend. */
-export const RAW_JSON: unique symbol = Symbol.for('rpc-gateway.raw-json');
 
 /** Attaches `raw` (the exact JSON text of `value`) to an object or array; other values pass as they are. */
 export function attachRawJson<T extends Json>(value: T, raw: string | undefined): T {

@@ -11,6 +11,7 @@ import type { PoolProtocol } from './pool-protocol';
 import { candidates, type RouteNeeds } from './router';
 import type { Upstream } from './upstream';
 import type { UpstreamSettings } from './upstream-config';
+import type { UpstreamRequestObserver } from './upstream-observer';
 
 export interface UpstreamRequest {
   readonly method: string;
@@ -22,13 +23,16 @@ export interface UpstreamRequest {
 }
 
 export class RequestExecutor {
+  /** Told of every request to an upstream as it ends, once the pool is watched. */
+  observer: UpstreamRequestObserver | undefined;
+
   constructor(
     private readonly upstreams: () => readonly Upstream[],
     private readonly settings: UpstreamSettings,
     private readonly protocol: PoolProtocol,
   ) {}
 
-  async execute(req: UpstreamRequest): Promise<CallResult> {
+  execute(req: UpstreamRequest): Promise<CallResult> {
     return req.idempotent ? this.read(req) : this.write(req);
   }
 
@@ -73,7 +77,7 @@ export class RequestExecutor {
     const primary = list[0];
     const backup = list[1];
     tried.add(primary);
-    const delay = this.hedgeDelay(primary);
+    const delay = backup ? this.hedgeDelay(primary) : undefined;
     if (!backup || delay === undefined) {
       primary.breaker.tryAcquire();
       return this.attempt(primary, req);
@@ -132,8 +136,10 @@ export class RequestExecutor {
     u.counters.requests++;
     try {
       const result = await u.client.call(req.method, req.params, req.timeoutMs ?? this.settings.request_timeout, signal);
-      u.latency.add(performance.now() - started);
+      const ms = performance.now() - started;
+      u.latency.add(ms);
       u.breaker.success();
+      this.observer?.requestEnded(u, ms);
       return result;
     } catch (err) {
       if (err instanceof UpstreamAnswerError) {
@@ -143,6 +149,7 @@ export class RequestExecutor {
         u.counters.failures++;
         u.breaker.failure();
       }
+      this.observer?.requestEnded(u, performance.now() - started, err);
       throw err;
     } finally {
       u.inFlight--;

@@ -150,8 +150,12 @@ export class UpstreamEvmBackend implements EvmBackend {
     return nullable(result, 'eth_getTransactionByBlockAndIndex');
   }
 
+  /** A receipt tells the client its tx is in a block; its next reads are of that block or a later one. */
   async getTransactionReceipt(hash: string): Promise<JsonObject | null> {
-    return nullable(await this.read('eth_getTransactionReceipt', [hash], FOUND), 'eth_getTransactionReceipt');
+    const receipt = nullable(await this.read('eth_getTransactionReceipt', [hash], FOUND), 'eth_getTransactionReceipt');
+    const block = receipt?.blockNumber;
+    if (typeof block === 'string' && /^0x[0-9a-fA-F]+$/.test(block)) await this.pool.sawHeight(BigInt(block));
+    return receipt;
   }
 
   async getBlockReceipts(block: BlockRef): Promise<JsonObject[] | null> {

@@ -105,8 +105,8 @@ export class UpstreamNodeBackend implements NodeBackend {
     return this.read('num_unconfirmed_txs', {}, undefined, NONE);
   }
 
-  tx(hash: Uint8Array, prove: boolean): Promise<JsonObject> {
-    return this.read('tx', { hash: b64(hash), prove }, undefined, IMMUTABLE);
+  async tx(hash: Uint8Array, prove: boolean): Promise<JsonObject> {
+    return this.noteTxHeight(await this.read('tx', { hash: b64(hash), prove }, undefined, IMMUTABLE));
   }
 
   txSearch(query: string, prove: boolean, page: number | undefined, perPage: number | undefined, orderBy: string): Promise<JsonObject> {
@@ -135,8 +135,8 @@ export class UpstreamNodeBackend implements NodeBackend {
     return this.write('broadcast_tx_sync', { tx: b64(tx) });
   }
 
-  broadcastTxCommit(tx: Uint8Array): Promise<JsonObject> {
-    return this.write('broadcast_tx_commit', { tx: b64(tx) }, this.broadcastCommitTimeoutMs + this.pool.settings.request_timeout);
+  async broadcastTxCommit(tx: Uint8Array): Promise<JsonObject> {
+    return this.noteTxHeight(await this.write('broadcast_tx_commit', { tx: b64(tx) }, this.broadcastCommitTimeoutMs + this.pool.settings.request_timeout));
   }
 
   abciInfo(): Promise<JsonObject> {
@@ -166,6 +166,13 @@ export class UpstreamNodeBackend implements NodeBackend {
 
   feedEvents(query: string): Promise<() => void> {
     return this.events.feed(query);
+  }
+
+  /** An answer that puts a tx in block `height`: the client's next reads are of that block or later. */
+  private async noteTxHeight(answer: JsonObject): Promise<JsonObject> {
+    const height = answer.height;
+    if (typeof height === 'string' && /^[0-9]+$/.test(height)) await this.pool.sawHeight(BigInt(height));
+    return answer;
   }
 
   /** A read of a height (given: routed to upstreams keeping it, cached by `rule`) or of the latest. */

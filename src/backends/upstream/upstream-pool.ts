@@ -1,7 +1,7 @@
 /**
  * A pool of upstreams (node RPC or EVM, per its PoolProtocol): health checks, routing, retries and
- * hedging, the response cache and in-flight dedup of identical reads. Reloadable: `reload()` swaps the
- * upstream list, keeping the state of upstreams whose name and URL did not change. Counters and states
+ * hedging, the response cache (memory, then Redis shared by replicas) and in-flight dedup of identical
+ * reads. Reloadable: `reload()` swaps the upstream list, keeping the state of upstreams whose name and URL did not change. Counters and states
  * are public for metrics.
  */
 import { Logger } from '@nestjs/common';
@@ -9,10 +9,12 @@ import type { Json } from '../node-backend';
 import { HealthChecker, type HealthTransition } from './health-checker';
 import type { CallResult } from './node-client';
 import type { PoolProtocol } from './pool-protocol';
+import { RedisCacheTier, type RedisCache, type RedisTierStats } from './redis-cache';
 import { RequestExecutor, type UpstreamRequest } from './request-executor';
 import { ResponseCache } from './response-cache';
 import { Upstream } from './upstream';
 import type { UpstreamEndpoint, UpstreamSettings } from './upstream-config';
+import type { PoolSurface, UpstreamObserver } from './upstream-observer';
 
 /** How an answer may be cached. */
 export type CacheRule =
@@ -26,9 +28,34 @@ export interface PoolRequest extends UpstreamRequest {
   readonly cache: CacheRule;
 }
 
+/** The response cache of a pool. */
+export interface PoolCache {
+  /** `[cache] max_bytes`: memory for answers; 0 = none kept in memory. */
+  readonly maxBytes: number;
+  /** The gateway's Redis connection; none without `[cache] redis_url`. */
+  readonly redis?: RedisCache;
+}
+
+export interface CacheTierStats {
+  hits: number;
+  misses: number;
+}
+
 export interface PoolStats {
   head: string;
-  cache: { hits: number; misses: number; evictions: number; bytes: number; entries: number; max_bytes: number };
+  cache: {
+    /** Cacheable reads answered from a tier / not (sent upstream or joined to one in flight). */
+    hits: number;
+    misses: number;
+    evictions: number;
+    bytes: number;
+    entries: number;
+    max_bytes: number;
+    /** Lookups per tier: memory first; Redis (immutable answers only) after a memory miss. */
+    tiers: { memory: CacheTierStats; redis: CacheTierStats };
+    /** null without `[cache] redis_url`. */
+    redis: RedisTierStats | null;
+  };
   deduplicated: number;
   upstreams: Record<string, string | number | boolean>[];
 }
@@ -39,6 +66,8 @@ export class UpstreamPool {
   private readonly health: HealthChecker;
   private readonly executor: RequestExecutor;
   readonly cache: ResponseCache;
+  /** The Redis tier; undefined without `[cache] redis_url`. */
+  readonly sharedCache: RedisCacheTier | undefined;
   private readonly inFlight = new Map<string, Promise<CallResult>>();
   /** Reads answered by joining an identical one in flight. */
   deduplicated = 0;
@@ -48,14 +77,14 @@ export class UpstreamPool {
   constructor(
     entries: readonly UpstreamEndpoint[],
     readonly settings: UpstreamSettings,
-    /** `[cache] max_bytes`: 0 = no response cache. */
-    cacheBytes: number,
+    cache: PoolCache,
     readonly protocol: PoolProtocol,
     /** Names the pool in logs: `node`, `EVM`. */
     readonly kind = 'node',
   ) {
     this.logger = new Logger(kind === 'node' ? 'UpstreamPool' : `UpstreamPool(${kind})`);
-    this.cache = new ResponseCache(cacheBytes);
+    this.cache = new ResponseCache(cache.maxBytes);
+    this.sharedCache = cache.redis && new RedisCacheTier(cache.redis);
     this.executor = new RequestExecutor(() => this.list, settings, protocol);
     this.health = new HealthChecker(
       () => this.list,
@@ -117,6 +146,11 @@ export class UpstreamPool {
     await this.checkHealth();
   }
 
+  /** Lets `observer` (the metrics) watch this pool, which serves `surface`. */
+  watchedBy(observer: UpstreamObserver, surface: PoolSurface): void {
+    this.executor.observer = observer.watch(this, surface);
+  }
+
   /** Called with the new head whenever it rises. */
   onHead(listener: (head: bigint) => void): () => void {
     this.headListeners.add(listener);
@@ -129,24 +163,44 @@ export class UpstreamPool {
     this.noticeHead();
   }
 
+  /**
+   * An answer showed that block `height` exists (a committed tx, a receipt). When the head is behind it,
+   * a health round moves the head now, so that the client's next read is not answered from the cache
+   * of an older latest height.
+   */
+  async sawHeight(height: bigint): Promise<void> {
+    // A round already under way (which checkHealth joins) may have probed before that block: then one more.
+    for (let round = 0; round < 2 && height > this.head; round++) await this.checkHealth();
+  }
+
   async request(req: PoolRequest): Promise<Json> {
-    const cacheOn = this.cache.maxBytes > 0 && req.cache.kind !== 'none' && req.idempotent;
-    const key = req.idempotent ? `${req.method}${JSON.stringify(req.params)}` : '';
+    if (!req.idempotent) return (await this.executor.execute(req)).result;
+    const key = `${req.method}${JSON.stringify(req.params)}`;
     const head = this.head;
-    if (cacheOn) {
+    if (req.cache.kind !== 'none') {
       const hit = this.cache.get(key, head);
       if (hit !== undefined) return hit;
     }
-    const answer = req.idempotent ? await this.joined(key, req) : await this.executor.execute(req);
-    if (cacheOn) this.store(key, req, answer, head);
-    return answer.result;
+    return (await this.joined(key, () => this.load(key, req, head))).result;
   }
 
   stats(): PoolStats {
     const c = this.cache;
+    const shared = this.sharedCache;
+    const redis = { hits: shared?.hits ?? 0, misses: shared?.misses ?? 0 };
     return {
       head: this.head.toString(),
-      cache: { hits: c.hits, misses: c.misses, evictions: c.evictions, bytes: c.bytes, entries: c.size, max_bytes: c.maxBytes },
+      cache: {
+        // Every Redis lookup follows a memory miss.
+        hits: c.hits + redis.hits,
+        misses: c.misses - redis.hits,
+        evictions: c.evictions,
+        bytes: c.bytes,
+        entries: c.size,
+        max_bytes: c.maxBytes,
+        tiers: { memory: { hits: c.hits, misses: c.misses }, redis },
+        redis: shared?.stats() ?? null,
+      },
       deduplicated: this.deduplicated,
       upstreams: this.list.map((u) => u.describe()),
     };
@@ -157,24 +211,49 @@ export class UpstreamPool {
     return this.executor.unavailable({});
   }
 
-  private joined(key: string, req: UpstreamRequest): Promise<CallResult> {
+  private joined(key: string, load: () => Promise<CallResult>): Promise<CallResult> {
     const running = this.inFlight.get(key);
     if (running) {
       this.deduplicated++;
       return running;
     }
-    const started = this.executor.execute(req).finally(() => this.inFlight.delete(key));
+    const started = load().finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, started);
     return started;
   }
 
-  private store(key: string, req: PoolRequest, answer: CallResult, head: bigint): void {
+  /** Redis for an immutable answer (filling memory), else the upstreams, whose answer is stored. */
+  private async load(key: string, req: PoolRequest, head: bigint): Promise<CallResult> {
+    const sharedKey = req.cache.kind === 'immutable' ? this.sharedKey(key) : undefined;
+    const shared = sharedKey === undefined ? undefined : await this.sharedCache?.get(sharedKey);
+    if (shared !== undefined) {
+      this.cache.setImmutable(key, shared.result, shared.bytes);
+      return shared;
+    }
+    const answer = await this.executor.execute(req);
+    this.store(key, sharedKey, req, answer, head);
+    return answer;
+  }
+
+  /**
+   * The Redis key of `key`: under the pool and its chain (the network or chain id a healthy upstream
+   * reported), so that pools of two chains sharing one Redis never mix; undefined while no chain is known.
+   */
+  private sharedKey(key: string): string | undefined {
+    const chain = this.sharedCache && this.list.find((u) => u.healthy)?.network;
+    return chain ? `${this.kind.toLowerCase()}:${chain}:${key}` : undefined;
+  }
+
+  private store(key: string, sharedKey: string | undefined, req: PoolRequest, answer: CallResult, head: bigint): void {
     const rule = req.cache;
     if (rule.kind === 'immutable') {
       const h = req.needs.height;
       const settled = h === undefined || h <= this.head - BigInt(this.settings.finality_depth);
-      if (settled && (rule.keep?.(answer.result) ?? true)) this.cache.setImmutable(key, answer.result, answer.bytes);
+      if (!settled || !(rule.keep?.(answer.result) ?? true)) return;
+      this.cache.setImmutable(key, answer.result, answer.bytes);
+      if (sharedKey !== undefined) this.sharedCache?.set(sharedKey, answer.result);
     } else if (rule.kind === 'latest' && head > 0n && head === this.head) {
+      // Memory only: it dies at the next block, before sharing it could pay off.
       this.cache.setLatest(key, answer.result, answer.bytes, head, this.settings.latest_ttl);
     }
   }
@@ -188,8 +267,8 @@ export class UpstreamPool {
 
   private onTransition(t: HealthTransition): void {
     const u = t.upstream;
-    if (t.healthy) this.logger.log(`upstream ${u.name} (${u.config.url}) is healthy at height ${u.latestHeight}`);
-    else this.logger.warn(`upstream ${u.name} (${u.config.url}) is down: ${t.reason}${t.error ? `: ${t.error}` : ''}`);
+    if (t.healthy) this.logger.log(`upstream ${u.name} (${u.endpoint}) is healthy at height ${u.latestHeight}`);
+    else this.logger.warn(`upstream ${u.name} (${u.endpoint}) is down: ${t.reason}${t.error ? `: ${t.error}` : ''}`);
     this.noticeHead();
   }
 }

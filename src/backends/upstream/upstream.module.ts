@@ -4,7 +4,8 @@
  * call answers `no EVM upstream configured`). Health checks start with the app (the first round
  * completes before it serves, so bad upstreams are known, logged and excluded from the start); the EVM
  * pool's new heads are announced on the event bus for the EVM filters and subscriptions; SIGHUP
- * reloads both upstream lists.
+ * reloads both upstream lists. With `[cache] redis_url`, both pools share one Redis connection for their
+ * response caches, closed on shutdown. An UPSTREAM_OBSERVER, when provided (the metrics), watches both pools.
  */
 import { Inject, Injectable, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { GatewayConfigService } from '../../config/gateway-config.service';
@@ -15,11 +16,16 @@ import { NODE_BACKEND } from '../node-backend';
 import { EVM_PROTOCOL } from './evm-protocol';
 import { EvmHeadFeed } from './evm-head-feed';
 import { NODE_PROTOCOL } from './node-protocol';
+import { RedisCache } from './redis-cache';
 import { loadUpstreamConfig } from './upstream-config';
+import { UPSTREAM_OBSERVER, type UpstreamObserver } from './upstream-observer';
 import { UpstreamEvmBackend } from './upstream-evm-backend';
 import { UpstreamNodeBackend } from './upstream-node-backend';
-import { UpstreamPool } from './upstream-pool';
+import { UpstreamPool, type PoolCache } from './upstream-pool';
 import { WsMultiplexer } from './ws-multiplexer';
+
+/** The Redis tier of the response cache; null without `[cache] redis_url`. */
+const RESPONSE_CACHE_REDIS = Symbol('RESPONSE_CACHE_REDIS');
 
 @Injectable()
 export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -31,6 +37,7 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
   constructor(
     @Inject(NODE_BACKEND) private readonly backend: UpstreamNodeBackend,
     @Inject(EVM_BACKEND) private readonly evm: UpstreamEvmBackend,
+    @Inject(RESPONSE_CACHE_REDIS) private readonly redis: RedisCache | null,
     private readonly config: GatewayConfigService,
   ) {
     this.evmHeads = new EvmHeadFeed(evm.pool, (height) => backend.events.publishBlock(height));
@@ -43,12 +50,13 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
     process.on('SIGHUP', this.onHangup);
   }
 
-  onApplicationShutdown(): void {
+  async onApplicationShutdown(): Promise<void> {
     process.off('SIGHUP', this.onHangup);
     this.evmHeads.stop();
     this.backend.events.stop();
     this.backend.pool.stop();
     this.evm.pool.stop();
+    await this.redis?.close();
   }
 
   /** Re-reads `[[upstream.node]]` and `[[upstream.evm]]`; a bad file is logged and the running lists kept. */
@@ -66,20 +74,28 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
   imports: [EventsModule],
   providers: [
     {
+      provide: RESPONSE_CACHE_REDIS,
+      inject: [GatewayConfigService],
+      useFactory: (config: GatewayConfigService): RedisCache | null => (config.gateway.cache.redis_url ? new RedisCache(config.gateway.cache) : null),
+    },
+    {
       provide: NODE_BACKEND,
-      inject: [GatewayConfigService, EventBus],
-      useFactory: (config: GatewayConfigService, bus: EventBus): UpstreamNodeBackend => {
+      inject: [GatewayConfigService, EventBus, RESPONSE_CACHE_REDIS, { token: UPSTREAM_OBSERVER, optional: true }],
+      useFactory: (config: GatewayConfigService, bus: EventBus, redis: RedisCache | null, observer?: UpstreamObserver): UpstreamNodeBackend => {
         const upstream = loadUpstreamConfig(config.home);
-        const pool = new UpstreamPool(upstream.nodes, upstream.settings, config.gateway.cache.max_bytes, NODE_PROTOCOL);
+        const pool = new UpstreamPool(upstream.nodes, upstream.settings, poolCache(config, redis), NODE_PROTOCOL);
+        if (observer) pool.watchedBy(observer, 'node');
         return new UpstreamNodeBackend(pool, new WsMultiplexer(pool, bus), config.rpc.timeout_broadcast_tx_commit);
       },
     },
     {
       provide: EVM_BACKEND,
-      inject: [GatewayConfigService],
-      useFactory: (config: GatewayConfigService): UpstreamEvmBackend => {
+      inject: [GatewayConfigService, RESPONSE_CACHE_REDIS, { token: UPSTREAM_OBSERVER, optional: true }],
+      useFactory: (config: GatewayConfigService, redis: RedisCache | null, observer?: UpstreamObserver): UpstreamEvmBackend => {
         const upstream = loadUpstreamConfig(config.home);
-        return new UpstreamEvmBackend(new UpstreamPool(upstream.evm, upstream.settings, config.gateway.cache.max_bytes, EVM_PROTOCOL, 'EVM'));
+        const pool = new UpstreamPool(upstream.evm, upstream.settings, poolCache(config, redis), EVM_PROTOCOL, 'EVM');
+        if (observer) pool.watchedBy(observer, 'evm');
+        return new UpstreamEvmBackend(pool);
       },
     },
     UpstreamLifecycle,
@@ -87,3 +103,7 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
   exports: [NODE_BACKEND, EVM_BACKEND],
 })
 export class UpstreamModule {}
+
+function poolCache(config: GatewayConfigService, redis: RedisCache | null): PoolCache {
+  return { maxBytes: config.gateway.cache.max_bytes, redis: redis ?? undefined };
+}

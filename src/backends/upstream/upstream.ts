@@ -2,6 +2,7 @@
 import { CircuitBreaker } from './circuit-breaker';
 import { LatencyWindow } from './latency-window';
 import { NodeClient } from './node-client';
+import { redactUrl } from './redact-url';
 import type { UpstreamEndpoint, UpstreamSettings } from './upstream-config';
 
 export type DownReason = '' | 'unreachable' | 'lagging' | 'catching-up' | 'wrong-chain' | 'not-checked';
@@ -18,6 +19,8 @@ export interface UpstreamCounters {
 export class Upstream {
   readonly client: NodeClient;
   readonly breaker: CircuitBreaker;
+  /** The URL as logs and /health show it: `scheme://host[:port]` (see redact-url.ts). */
+  readonly endpoint: string;
   readonly latency = new LatencyWindow();
   readonly counters: UpstreamCounters = { requests: 0, failures: 0, answerErrors: 0, hedges: 0, retries: 0 };
   /** Requests in flight now. */
@@ -37,6 +40,7 @@ export class Upstream {
     settings: UpstreamSettings,
   ) {
     this.client = new NodeClient(config.url);
+    this.endpoint = redactUrl(config.url);
     this.breaker = new CircuitBreaker(settings.breaker_failures, settings.breaker_window, settings.breaker_open_time);
   }
 
@@ -62,7 +66,7 @@ export class Upstream {
   describe(): Record<string, string | number | boolean> {
     return {
       name: this.name,
-      url: this.config.url,
+      url: this.endpoint,
       healthy: this.healthy,
       reason: this.downReason,
       error: this.lastError,

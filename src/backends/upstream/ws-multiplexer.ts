@@ -14,6 +14,8 @@ import type { UpstreamPool } from './upstream-pool';
 import { UpstreamSubscription, type SubscriptionHost, type UpstreamEvent } from './upstream-subscription';
 
 const HEAD_QUERY = "tm.event = 'NewBlockHeader'";
+/** Queries with one event at every height: a feed of one sees each height and needs no head feed. */
+const PER_BLOCK_QUERIES = new Set([HEAD_QUERY, "tm.event = 'NewBlock'", "tm.event = 'NewBlockEvents'"]);
 /** Event identities remembered for dedup. */
 const SEEN_LIMIT = 20_000;
 /** Larger gaps are not filled; a warning is logged (see docs/upstream.md). */
@@ -60,13 +62,13 @@ export class WsMultiplexer implements SubscriptionHost {
     return [...this.feeds.values()].map((f) => f.subscription);
   }
 
-  /** Feeds `query`'s events to the bus until every returned release has been called. */
+  /** Feeds `query` (normalized) to the bus until every returned release has been called. */
   async feed(query: string): Promise<() => void> {
-    await this.acquire(HEAD_QUERY).catch(() => undefined);
+    const head = PER_BLOCK_QUERIES.has(query) ? undefined : await this.acquire(HEAD_QUERY).then(() => HEAD_QUERY, () => undefined);
     try {
       await this.acquire(query);
     } catch (err) {
-      this.release(HEAD_QUERY);
+      if (head) this.release(head);
       throw err;
     }
     let released = false;
@@ -74,7 +76,7 @@ export class WsMultiplexer implements SubscriptionHost {
       if (released) return;
       released = true;
       this.release(query);
-      this.release(HEAD_QUERY);
+      if (head) this.release(head);
     };
   }
 

@@ -4,39 +4,57 @@
  * JSON.parse still validates every slice it is given.
  */
 
-const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
+const SPACE = 32;
+const TAB = 9;
+const LF = 10;
+const CR = 13;
+const QUOTE = 34;
+const BACKSLASH = 92;
+const COMMA = 44;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+
+function isWhitespace(c: number): boolean {
+  return c === SPACE || c === LF || c === CR || c === TAB;
+}
 
 export function skipWhitespace(text: string, i: number): number {
-  while (i < text.length && WHITESPACE.has(text[i])) i++;
+  while (i < text.length && isWhitespace(text.charCodeAt(i))) i++;
   return i;
 }
 
 function stringEnd(text: string, i: number): number {
   for (let j = i + 1; j < text.length; j++) {
-    if (text[j] === '\\') j++;
-    else if (text[j] === '"') return j + 1;
+    const c = text.charCodeAt(j);
+    if (c === BACKSLASH) j++;
+    else if (c === QUOTE) return j + 1;
   }
   return -1;
 }
 
 /** Index just past the value starting at `i` (no leading whitespace), or -1 when the text ends first. */
 export function valueEnd(text: string, i: number): number {
-  const first = text[i];
-  if (first === undefined) return -1;
-  if (first === '"') return stringEnd(text, i);
-  if (first !== '{' && first !== '[') {
+  if (i >= text.length) return -1;
+  const first = text.charCodeAt(i);
+  if (first === QUOTE) return stringEnd(text, i);
+  if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
     let j = i;
-    while (j < text.length && !WHITESPACE.has(text[j]) && !',]}'.includes(text[j])) j++;
+    for (; j < text.length; j++) {
+      const c = text.charCodeAt(j);
+      if (isWhitespace(c) || c === COMMA || c === CLOSE_BRACKET || c === CLOSE_BRACE) break;
+    }
     return j;
   }
   let depth = 0;
   for (let j = i; j < text.length; j++) {
-    const c = text[j];
-    if (c === '"') {
+    const c = text.charCodeAt(j);
+    if (c === QUOTE) {
       j = stringEnd(text, j) - 1;
       if (j < 0) return -1;
-    } else if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') {
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+    else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       depth--;
       if (depth === 0) return j + 1;
     }
@@ -48,11 +66,11 @@ export function valueEnd(text: string, i: number): number {
 export function arrayElements(array: string): string[] {
   const elements: string[] = [];
   let i = skipWhitespace(array, 1);
-  while (array[i] !== ']') {
+  while (array.charCodeAt(i) !== CLOSE_BRACKET) {
     const end = valueEnd(array, i);
     elements.push(array.slice(i, end));
     i = skipWhitespace(array, end);
-    if (array[i] === ',') i = skipWhitespace(array, i + 1);
+    if (array.charCodeAt(i) === COMMA) i = skipWhitespace(array, i + 1);
   }
   return elements;
 }
@@ -61,14 +79,16 @@ export function arrayElements(array: string): string[] {
 export function memberText(object: string, key: string): string | undefined {
   let found: string | undefined;
   let i = skipWhitespace(object, 1);
-  while (object[i] === '"') {
+  while (object.charCodeAt(i) === QUOTE) {
     const keyEnd = valueEnd(object, i);
-    const name = JSON.parse(object.slice(i, keyEnd)) as string;
+    // A key with escapes is decoded; a plain one is its text between the quotes.
+    const raw = object.slice(i + 1, keyEnd - 1);
+    const name = raw.includes('\\') ? (JSON.parse(object.slice(i, keyEnd)) as string) : raw;
     const start = skipWhitespace(object, skipWhitespace(object, keyEnd) + 1);
     const end = valueEnd(object, start);
-    if (name.toLowerCase() === key) found = object.slice(start, end);
+    if (name.length === key.length && name.toLowerCase() === key) found = object.slice(start, end);
     i = skipWhitespace(object, end);
-    if (object[i] === ',') i = skipWhitespace(object, i + 1);
+    if (object.charCodeAt(i) === COMMA) i = skipWhitespace(object, i + 1);
   }
   return found;
 }

@@ -71,7 +71,7 @@ export class JsonRpcMessageHandler {
       }
       if (!answer) continue;
       answers.push(answer.json);
-      resultBytes += answer.resultBytes;
+      resultBytes += Buffer.byteLength(answer.resultJson);
       if (limits.responseBytes > 0 && resultBytes > limits.responseBytes) {
         answers.push(...refuseRest(messages.slice(i + 1), new LimitError('batch-response-max-size', 'response too large', -32003)));
         break;
@@ -85,9 +85,19 @@ export class JsonRpcMessageHandler {
     if (origin.deadline === undefined) return answer;
     const left = origin.deadline - Date.now();
     if (left <= 0) return Promise.resolve(TIMED_OUT);
-    let timer: NodeJS.Timeout | undefined;
-    const expiry = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), left)));
-    return Promise.race([answer, expiry]).finally(() => clearTimeout(timer));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, left, TIMED_OUT);
+      answer.then(
+        (a) => {
+          clearTimeout(timer);
+          resolve(a);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
+    });
   }
 
   private async answer(message: IncomingMessage, origin: BodyOrigin): Promise<Answer | undefined> {

@@ -18,21 +18,30 @@ export type ParsedBody =
 
 export const NULL_ID = 'null';
 
+/** Members of an envelope as sent by every client: nothing for Go's case-insensitive matching to do. */
+const PLAIN_KEYS = new Set(['jsonrpc', 'id', 'method', 'params', 'result', 'error']);
+
+/** The members keyed as Go matches them (see goMembers); a body with only the plain keys is used as it is. */
+function envelopeMembers(value: Record<string, unknown>): Record<string, unknown> {
+  for (const key in value) if (!PLAIN_KEYS.has(key)) return Object.fromEntries(goMembers(value));
+  return value;
+}
+
 function classify(raw: string, value: unknown): IncomingMessage {
   if (!isObject(value)) return { kind: 'invalid', rawId: NULL_ID };
-  const members = goMembers(value);
-  const method = typeof members.get('method') === 'string' ? (members.get('method') as string) : '';
-  const params = members.get('params');
-  if (!members.has('id')) {
+  const members = envelopeMembers(value);
+  const method = typeof members.method === 'string' ? members.method : '';
+  const params = members.params;
+  if (!Object.hasOwn(members, 'id')) {
     if (method === '') return { kind: 'invalid', rawId: NULL_ID };
     return method.endsWith('_subscription') ? { kind: 'ignored' } : { kind: 'notification', method, params };
   }
-  const id = members.get('id');
+  const id = members.id;
   if (typeof id === 'object' && id !== null) return { kind: 'invalid', rawId: NULL_ID };
   // Numbers keep their textual form (1.50, integers beyond 2^53); other ids print the same either way.
   const rawId = typeof id === 'number' ? (memberText(raw, 'id') ?? JSON.stringify(id)) : JSON.stringify(id);
   if (method !== '') return { kind: 'call', method, params, id, rawId };
-  if (!members.has('params') && (members.has('result') || members.has('error'))) return { kind: 'ignored' };
+  if (!Object.hasOwn(members, 'params') && (Object.hasOwn(members, 'result') || Object.hasOwn(members, 'error'))) return { kind: 'ignored' };
   return { kind: 'invalid', rawId };
 }
 
@@ -40,14 +49,21 @@ function classify(raw: string, value: unknown): IncomingMessage {
 export function parseBody(text: string): ParsedBody {
   const start = skipWhitespace(text, 0);
   if (start === text.length) return { kind: 'empty' };
-  const end = valueEnd(text, start);
-  if (end < 0) return { kind: 'parse-error' };
-  const raw = text.slice(start, end);
+  let raw: string;
   let value: unknown;
   try {
-    value = JSON.parse(raw);
+    // The usual body is that one value alone: parsed whole, without scanning for its end first.
+    value = JSON.parse(text);
+    raw = start === 0 ? text : text.slice(start);
   } catch {
-    return { kind: 'parse-error' };
+    const end = valueEnd(text, start);
+    if (end < 0) return { kind: 'parse-error' };
+    raw = text.slice(start, end);
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return { kind: 'parse-error' };
+    }
   }
   if (!Array.isArray(value)) return { kind: 'single', message: classify(raw, value) };
   const elements = arrayElements(raw);

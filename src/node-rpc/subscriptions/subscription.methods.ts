@@ -8,6 +8,7 @@ import type { CallContext, RpcConnection } from '../../rpc/call-context';
 import { ApplicationError } from '../../rpc/errors';
 import type { MethodSpec } from '../../rpc/method-spec';
 import { param } from '../node-method';
+import { EventFrames } from './event-frames';
 
 const MAX_QUERY_LENGTH = 512;
 
@@ -19,6 +20,7 @@ export class SubscriptionService {
   private readonly watched = new WeakSet<RpcConnection>();
   /** Releases of the backend's event feeds, per subscriber and normalized query. */
   private readonly feeds = new Map<string, Map<string, () => void>>();
+  private readonly frames = new EventFrames();
 
   constructor(
     private readonly bus: EventBus,
@@ -55,17 +57,14 @@ export class SubscriptionService {
     const key = query.toString();
     if (this.bus.hasSubscription(subscriber, key)) throw new ApplicationError('already subscribed');
     const release = await this.backend.feedEvents(key);
-    const prefix = `{"jsonrpc":"2.0","id":${JSON.stringify(ctx.requestId)},`;
-    const quotedQuery = JSON.stringify(text);
+    const head = this.frames.head(ctx.requestId, text);
     this.bus.subscribe(subscriber, query, {
       bufferSize: rpc.experimental_subscription_buffer_size,
-      onEvent: (ev: BusEvent) =>
-        connection.send(`${prefix}"result":{"query":${quotedQuery},"data":${JSON.stringify(ev.data)},"events":${JSON.stringify(ev.events)}}}`),
+      onEvent: (ev: BusEvent) => connection.send(this.frames.frame(head, ev)),
       onCancel: (reason: string) => {
         this.releaseFeed(subscriber, key);
-        void connection.send(
-          `${prefix}"error":${JSON.stringify({ code: -32000, message: 'Server error', data: `subscription was canceled (reason: ${reason})` })}}`,
-        );
+        const error = { code: -32000, message: 'Server error', data: `subscription was canceled (reason: ${reason})` };
+        void connection.send(JSON.stringify({ jsonrpc: '2.0', id: ctx.requestId, error }));
       },
     });
     const ended = this.metrics?.subscriptionOpened('node', nodeSubscriptionKind(query));

@@ -1,5 +1,6 @@
 import type { RpcRequest } from '../../rpc/dispatcher';
 import { RpcError } from '../../rpc/errors';
+import { resultJson } from '../../rpc/result-json';
 
 /** A request of the node RPC's JSON-RPC envelope; `notification` requests run but get no reply. */
 export interface NodeRequest extends RpcRequest {
@@ -56,6 +57,6 @@ export function parseJsonRpcBody(text: string, allowBatch: boolean): ParsedBody 
 export function serializeResponse(id: unknown, outcome: { result: unknown } | { error: RpcError }): string {
   const idPart = id === undefined ? '' : `"id":${JSON.stringify(id)},`;
   if ('error' in outcome) return `{"jsonrpc":"2.0",${idPart}"error":${JSON.stringify(outcome.error)}}`;
-  return `{"jsonrpc":"2.0",${idPart}"result":${JSON.stringify(outcome.result)}}`;
+  return `{"jsonrpc":"2.0",${idPart}"result":${resultJson(outcome.result)}}`;
 }
 

@@ -280,7 +280,7 @@ describe("a node's own files", () => {
       laddr: 'tcp://0.0.0.0:26657',
       cors_allowed_origins: ['*'],
     });
-    expect(config.instrumentation).toEqual({ ...DEFAULTS.instrumentation, prometheus: true });
+    expect(config.instrumentation).toEqual({ ...DEFAULTS.instrumentation, prometheus: true, namespace: 'cometbft' });
   });
 
   it("accepts Evmos's app.toml with its other tables and keys, and reads [json-rpc]", () => {

@@ -123,6 +123,21 @@ describe('a bad value in a file', () => {
       '[queue]\nredis_url = "localhost:6379"',
       'config/gateway.toml: [queue] redis_url = "localhost:6379": expected "" or a redis:// or rediss:// URL',
     ],
+    [
+      'gateway.toml',
+      '[cache]\nredis_url = "http://redis:6379"',
+      'config/gateway.toml: [cache] redis_url = "http://redis:6379": expected "" or a redis:// or rediss:// URL',
+    ],
+    [
+      'gateway.toml',
+      '[cache]\nredis_timeout = "0s"',
+      'config/gateway.toml: [cache] redis_timeout = "0s": expected a duration > 0, such as "10s", "500ms" or "1m30s"',
+    ],
+    [
+      'gateway.toml',
+      '[cache]\nredis_key_prefix = "rpc gw:"',
+      'config/gateway.toml: [cache] redis_key_prefix = "rpc gw:": expected a key prefix without spaces',
+    ],
     ['gateway.toml', '[plugins]\npaths = "a.js"', 'config/gateway.toml: [plugins] paths = "a.js": expected an array of strings'],
     [
       'gateway.toml',

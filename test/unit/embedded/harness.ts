@@ -42,7 +42,7 @@ export async function startDevnet(overrides: Partial<EmbeddedBackendConfig> = {}
     backend,
     bus,
     events,
-    nextBlock: () => backend.devnet.producer.produceBlock(),
+    nextBlock: () => backend.devnet.producer!.produceBlock(),
     stop: () => backend.stop(),
   };
 }

@@ -22,7 +22,7 @@ describe('helm/dashboards', () => {
   });
 
   it('query only metric names the registry declares', async () => {
-    const exported = new Exposition(await new MetricsService({ instrumentation: { prometheus: true } } as GatewayConfigService).scrape());
+    const exported = new Exposition(await new MetricsService({ instrumentation: { prometheus: true, namespace: 'rpcgw' } } as GatewayConfigService).scrape());
     const known = new Set<string>();
     for (const [name, type] of exported.types) {
       known.add(name);

@@ -17,7 +17,7 @@ const settle = () => new Promise((r) => setImmediate(r));
 
 describe('DevnetMetrics', () => {
   it('follows NewBlock events on the bus and asks the backend for the mempool at scrape time', async () => {
-    const metrics = new MetricsService({ instrumentation: { prometheus: true } } as GatewayConfigService);
+    const metrics = new MetricsService({ instrumentation: { prometheus: true, namespace: 'rpcgw' } } as GatewayConfigService);
     const bus = new EventBus();
     let mempool = { total: '0', total_bytes: '0' };
     const backend = { numUnconfirmedTxs: async () => ({ n_txs: mempool.total, ...mempool, txs: null }) } as unknown as NodeBackend;
@@ -48,7 +48,7 @@ describe('DevnetMetrics', () => {
   });
 
   it('a gap in heights is not an interval', async () => {
-    const metrics = new MetricsService({ instrumentation: { prometheus: false } } as GatewayConfigService);
+    const metrics = new MetricsService({ instrumentation: { prometheus: false, namespace: 'rpcgw' } } as GatewayConfigService);
     const devnet = new DevnetMetrics(metrics.families.devnet, new EventBus(), {} as NodeBackend);
     devnet.onNewBlock(newBlock(5, '2024-05-01T10:00:00Z'));
     devnet.onNewBlock(newBlock(9, '2024-05-01T10:00:04Z'));

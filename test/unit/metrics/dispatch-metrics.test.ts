@@ -8,7 +8,7 @@ import { MethodRegistry } from '../../../src/rpc/method-registry';
 import type { MethodArgs, MethodSpec } from '../../../src/rpc/method-spec';
 import { Exposition } from './exposition';
 
-const config = (prometheus: boolean) => ({ instrumentation: { prometheus } }) as GatewayConfigService;
+const config = (prometheus: boolean) => ({ instrumentation: { prometheus, namespace: 'rpcgw' } }) as GatewayConfigService;
 
 const unsafeGuard: CanActivate = {
   canActivate(context) {

@@ -8,7 +8,7 @@ import { ReadinessService } from '../../../src/metrics/readiness.service';
 
 function configOf(instrumentation: Partial<InstrumentationConfig>): GatewayConfigService {
   return {
-    instrumentation: { prometheus: true, prometheus_listen_addr: '127.0.0.1:0', max_open_connections: 0, namespace: 'cometbft', ...instrumentation },
+    instrumentation: { prometheus: true, prometheus_listen_addr: '127.0.0.1:0', max_open_connections: 0, namespace: 'rpcgw', ...instrumentation },
   } as GatewayConfigService;
 }
 

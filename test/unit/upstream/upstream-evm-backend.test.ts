@@ -1,6 +1,7 @@
 /**
  * UpstreamEvmBackend over small in-process EVM JSON-RPC servers (real HTTP): getLogs chunking across
- * the pool, the caps, immutable caching, raw wire text kept, sendRawTransaction not retried.
+ * the pool, the caps, immutable caching, raw wire text kept, sendRawTransaction not retried, a receipt
+ * beyond the head moving it.
  */
 import { Logger } from '@nestjs/common';
 import { createServer, type Server } from 'node:http';
@@ -16,6 +17,8 @@ const HEAD = 100;
 interface FakeNode {
   readonly url: string;
   readonly calls: { method: string; params: any[] }[];
+  /** Its latest block (HEAD at first); balances and receipts are read at it. */
+  head: number;
   close(): Promise<void>;
 }
 
@@ -32,7 +35,11 @@ async function fakeNode(): Promise<FakeNode> {
       let error: unknown;
       switch (method) {
         case 'eth_blockNumber':
-          result = `0x${HEAD.toString(16)}`;
+        case 'eth_getBalance':
+          result = `0x${node.head.toString(16)}`;
+          break;
+        case 'eth_getTransactionReceipt':
+          result = { transactionHash: params[0], blockNumber: `0x${node.head.toString(16)}`, logs: [] };
           break;
         case 'eth_syncing':
           result = false;
@@ -61,7 +68,8 @@ async function fakeNode(): Promise<FakeNode> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, calls, close: () => new Promise((r) => server.close(() => r())) };
+  const node: FakeNode = { url: `http://127.0.0.1:${port}`, calls, head: HEAD, close: () => new Promise((r) => server.close(() => r())) };
+  return node;
 }
 
 describe('UpstreamEvmBackend', () => {
@@ -80,7 +88,7 @@ describe('UpstreamEvmBackend', () => {
         { name: 'b', url: b.url, weight: 1 },
       ],
       settings,
-      1 << 20,
+      { maxBytes: 1 << 20 },
       EVM_PROTOCOL,
       'EVM',
     );
@@ -128,6 +136,18 @@ describe('UpstreamEvmBackend', () => {
   it('sends a raw transaction to one upstream only, and passes its error on', async () => {
     await expect(backend.sendRawTransaction(new Uint8Array([1, 2, 3]))).rejects.toEqual(new ApplicationError('nonce too low'));
     expect([...a.calls, ...b.calls].filter((c) => c.method === 'eth_sendRawTransaction')).toHaveLength(1);
+  });
+
+  it('after a receipt in a block beyond the head, answers a latest read afresh', async () => {
+    const latest = { kind: 'tag' as const, tag: 'latest' as const };
+    const address = `0x${'11'.repeat(20)}`;
+    expect(await backend.getBalance(address, latest)).toBe(BigInt(HEAD));
+    a.head = b.head = HEAD + 1;
+    expect(await backend.getBalance(address, latest)).toBe(BigInt(HEAD));
+    const receipt = await backend.getTransactionReceipt(`0x${'22'.repeat(32)}`);
+    expect(receipt?.blockNumber).toBe(`0x${(HEAD + 1).toString(16)}`);
+    expect(pool.head).toBe(BigInt(HEAD + 1));
+    expect(await backend.getBalance(address, latest)).toBe(BigInt(HEAD + 1));
   });
 
   it('returns no dev account keys', async () => {

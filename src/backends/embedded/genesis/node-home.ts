@@ -15,8 +15,7 @@ import {
   nodeIdOf,
   ValidatorKey,
 } from '../chain/keys';
-import { now } from '../time';
-import { GenesisDoc, genesisFileText, newGenesisDoc, parseGenesisDoc } from './genesis-doc';
+import { GenesisDoc, genesisFileText, parseGenesisDoc } from './genesis-doc';
 
 export interface NodeIdentity {
   genesis: GenesisDoc;
@@ -27,8 +26,8 @@ export interface NodeIdentity {
 /** FilePVLastSignState of a validator that has not signed yet. */
 const INITIAL_SIGN_STATE = JSON.stringify({ height: '0', round: 0, step: 0 }, null, 2);
 
-/** `blockMaxGas` goes into a new genesis only; an existing genesis.json keeps its consensus params. */
-export function initNodeHome(home: string, chainId: string, blockMaxGas = -1n): NodeIdentity {
+/** `newGenesis` makes the genesis of a new home; an existing genesis.json is kept as it is. */
+export function initNodeHome(home: string, newGenesis: (validatorKey: ValidatorKey) => GenesisDoc): NodeIdentity {
   const config = join(home, 'config');
   const data = join(home, 'data');
   mkdirSync(config, { recursive: true });
@@ -39,16 +38,16 @@ export function initNodeHome(home: string, chainId: string, blockMaxGas = -1n): 
   if (!existsSync(statePath)) writeFileSync(statePath, INITIAL_SIGN_STATE, { mode: 0o600 });
   const genesisPath = join(config, 'genesis.json');
   if (!existsSync(genesisPath)) {
-    writeFileSync(genesisPath, genesisFileText(newGenesisDoc(chainId, validatorKey, now(), blockMaxGas)), { mode: 0o644 });
+    writeFileSync(genesisPath, genesisFileText(newGenesis(validatorKey)), { mode: 0o644 });
   }
   return { genesis: parseGenesisDoc(readFileSync(genesisPath, 'utf8'), genesisPath), validatorKey, nodeKey };
 }
 
-export function ephemeralIdentity(chainId: string, blockMaxGas = -1n): NodeIdentity {
+export function ephemeralIdentity(newGenesis: (validatorKey: ValidatorKey) => GenesisDoc): NodeIdentity {
   const validatorKey = generateValidatorKey();
   const nodeKey = keyFromSeed(randomBytes(32));
   return {
-    genesis: newGenesisDoc(chainId, validatorKey, now(), blockMaxGas),
+    genesis: newGenesis(validatorKey),
     validatorKey,
     nodeKey: { ...nodeKey, id: nodeIdOf(nodeKey.pubKey) },
   };

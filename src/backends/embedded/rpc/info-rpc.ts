@@ -40,7 +40,10 @@ export class InfoRpc {
     }
   }
 
+  /** A follower that stopped following is not healthy. */
   async health(): Promise<JsonObject> {
+    const halted = this.devnet.follower?.haltReason;
+    if (halted !== undefined) throw new ApplicationError(`not following the leader any more: ${halted}`);
     return {};
   }
 
@@ -70,7 +73,7 @@ export class InfoRpc {
         earliest_app_hash: earliest === undefined ? '' : hexJson(earliest.header.appHash),
         earliest_block_height: (earliest?.header.height ?? 0n).toString(),
         earliest_block_time: earliest === undefined ? UNIX_EPOCH : timestampJson(earliest.header.time),
-        catching_up: false,
+        catching_up: devnet.catchingUp,
       },
       validator_info: {
         address: hexJson(validatorKey.address),

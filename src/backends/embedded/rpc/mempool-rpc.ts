@@ -56,7 +56,7 @@ export class MempoolRpc {
     included.catch(() => undefined);
     let checked: CheckTxResult;
     try {
-      checked = await this.devnet.mempool.add(tx);
+      checked = await this.devnet.intake.add(tx);
     } catch (err) {
       abort.abort();
       if (err instanceof MempoolError) throw new ApplicationError(`error on broadcastTxCommit: ${err.message}`);
@@ -104,13 +104,21 @@ export class MempoolRpc {
     return {};
   }
 
-  /** Mempool admission with its errors as the node's texts. */
+  /**
+   * Admission (the mempool's, or a follower's leader's) with its errors as the node's texts. The
+   * mempool's own checks throw at once, so that broadcast_tx_async can answer them.
+   */
   private admit(tx: Uint8Array): Promise<CheckTxResult> {
     try {
-      return this.devnet.mempool.add(tx);
+      return this.devnet.intake.add(tx).catch((err: unknown) => {
+        throw nodeError(err);
+      });
     } catch (err) {
-      if (err instanceof MempoolError) throw new ApplicationError(err.message);
-      throw err;
+      throw nodeError(err);
     }
   }
+}
+
+function nodeError(err: unknown): unknown {
+  return err instanceof MempoolError ? new ApplicationError(err.message) : err;
 }

@@ -1,33 +1,39 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 
 /** rs/cors' default policy, which Evmos applies to its HTTP server: any origin, simple methods and headers. */
 const ALLOWED_METHODS = new Set(['GET', 'POST', 'HEAD']);
 const ALLOWED_HEADERS = new Set(['origin', 'accept', 'content-type', 'x-requested-with']);
 
-function requestedHeaders(req: FastifyRequest): string[] {
-  const header = req.headers['access-control-request-headers'];
+/** Response headers as node:http's writeHead takes them: name, value, name, value, … */
+export type HeaderList = readonly string[];
+
+const VARY = ['Vary', 'Origin'];
+const VARY_ANY_ORIGIN = ['Vary', 'Origin', 'Access-Control-Allow-Origin', '*'];
+
+function requestedHeaders(headers: IncomingHttpHeaders): string[] {
+  const header = headers['access-control-request-headers'];
   return (Array.isArray(header) ? header.join(',') : (header ?? ''))
     .split(',')
     .map((h) => h.trim().toLowerCase())
     .filter((h) => h !== '');
 }
 
-/**
- * An onRequest hook: answers preflights itself (204, with the grant only when the request is
- * allowed) and marks actual cross-origin requests as readable by any origin.
- */
-export async function defaultCors(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
-  const origin = req.headers.origin;
-  const preflightMethod = req.headers['access-control-request-method'];
-  if (req.method === 'OPTIONS' && typeof preflightMethod === 'string') {
-    reply.header('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
-    const headers = requestedHeaders(req);
-    if (origin && ALLOWED_METHODS.has(preflightMethod.toUpperCase()) && headers.every((h) => ALLOWED_HEADERS.has(h))) {
-      reply.header('Access-Control-Allow-Origin', '*').header('Access-Control-Allow-Methods', preflightMethod.toUpperCase());
-      if (headers.length > 0) reply.header('Access-Control-Allow-Headers', headers.join(', '));
-    }
-    return reply.code(204).send();
+/** The headers of a 204 answering a preflight, or undefined when the request is not one. */
+export function preflightHeaders(method: string | undefined, headers: IncomingHttpHeaders): HeaderList | undefined {
+  const preflightMethod = headers['access-control-request-method'];
+  if (method !== 'OPTIONS' || typeof preflightMethod !== 'string') return undefined;
+  const out = ['Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers'];
+  const requested = requestedHeaders(headers);
+  const allowedMethod = preflightMethod.toUpperCase();
+  // The grant only when the request is allowed.
+  if (headers.origin && ALLOWED_METHODS.has(allowedMethod) && requested.every((h) => ALLOWED_HEADERS.has(h))) {
+    out.push('Access-Control-Allow-Origin', '*', 'Access-Control-Allow-Methods', allowedMethod);
+    if (requested.length > 0) out.push('Access-Control-Allow-Headers', requested.join(', '));
   }
-  reply.header('Vary', 'Origin');
-  if (origin && ALLOWED_METHODS.has(req.method)) reply.header('Access-Control-Allow-Origin', '*');
+  return out;
+}
+
+/** The headers that mark any other answer as readable by any origin. */
+export function corsHeaders(method: string | undefined, headers: IncomingHttpHeaders): HeaderList {
+  return headers.origin && method !== undefined && ALLOWED_METHODS.has(method) ? VARY_ANY_ORIGIN : VARY;
 }

@@ -1,21 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { GatewayConfigService } from '../../../config/gateway-config.service';
 import { limitConnections } from '../../../rpc/http/connection-limit';
 import { JsonRpcMessageHandler } from '../../envelope/message-handler';
-import { parseListenAddress } from '../../../rpc/http/listen-address';
-import { boundUrl } from '../listen';
-import { defaultCors } from './cors';
-import { httpError } from './plain-replies';
+import { closeServer, listen } from '../listen';
+import { readBody } from './body-reader';
+import { corsHeaders, preflightHeaders, type HeaderList } from './cors';
+import { emptyReply, httpError } from './plain-replies';
 import { MAX_BODY_BYTES, refuseRequest } from './request-checks';
 
 /**
- * The EVM RPC over HTTP, on its own Fastify instance: `POST /` is JSON-RPC; any other method on `/`
- * is 405 with no body and any other path 404, as Evmos' router answers; CORS is rs/cors' default.
+ * The EVM RPC over HTTP, on a bare node:http server (no per-request framework work): `POST /` is
+ * JSON-RPC; any other method on `/` is 405 with no body and any other path 404, as Evmos' router
+ * answers; CORS is rs/cors' default.
  */
 @Injectable()
 export class EvmHttpTransport {
-  private app: FastifyInstance | undefined;
+  private server: Server | undefined;
+  private timeoutMs = 0;
 
   constructor(
     private readonly handler: JsonRpcMessageHandler,
@@ -24,51 +26,58 @@ export class EvmHttpTransport {
 
   async listen(): Promise<string> {
     const rpc = this.config.jsonRpc;
-    const app = fastify({ bodyLimit: MAX_BODY_BYTES, keepAliveTimeout: rpc['http-idle-timeout'], forceCloseConnections: true, logger: false });
+    this.timeoutMs = rpc['http-timeout'];
+    const server = createServer((req, res) => this.onRequest(req, res));
+    server.keepAliveTimeout = rpc['http-idle-timeout'];
     // Go's ReadTimeout covers the whole request, headers included.
-    app.server.requestTimeout = rpc['http-timeout'];
-    app.server.headersTimeout = rpc['http-timeout'];
-    app.removeAllContentTypeParsers();
-    app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    app.addHook('onRequest', defaultCors);
-    app.route({
-      method: 'POST',
-      url: '/',
-      onRequest: async (req, reply) => {
-        const refusal = refuseRequest(req.headers);
-        if (refusal) return httpError(reply, refusal.status, refusal.text);
-      },
-      handler: (req, reply) => this.serve(req, reply),
-      errorHandler: (err: Error & { code?: string }, _req, reply) =>
-        err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? httpError(reply, 413, `content length too large (>${MAX_BODY_BYTES})`) : httpError(reply, 400, err.message),
-    });
-    app.setNotFoundHandler((req, reply) => (req.url.split('?')[0] === '/' ? reply.code(405).send() : httpError(reply, 404, '404 page not found')));
-    limitConnections([app.server], rpc['max-open-connections']);
-    this.app = app;
-    // Fastify's own listen, so that its close() knows to drop open connections.
-    const target = parseListenAddress(rpc.address);
-    await app.listen(target.kind === 'unix' ? { path: target.path } : { host: target.host, port: target.port });
-    return boundUrl(app.server, target, 'http');
+    server.requestTimeout = rpc['http-timeout'];
+    server.headersTimeout = rpc['http-timeout'];
+    limitConnections([server], rpc['max-open-connections']);
+    this.server = server;
+    return listen(server, rpc.address, 'http');
   }
 
   async close(): Promise<void> {
-    const app = this.app;
-    this.app = undefined;
-    await app?.close();
+    const server = this.server;
+    this.server = undefined;
+    if (server) await closeServer(server);
   }
 
-  private async serve(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const timeout = this.config.jsonRpc['http-timeout'];
-    const socket = req.raw.socket;
-    const text = await this.handler.handle(typeof req.body === 'string' ? req.body : '', {
-      transport: 'jsonrpc',
-      remote: `${socket.remoteAddress ?? 'unix'}:${socket.remotePort ?? 0}`,
-      deadline: timeout > 0 ? Date.now() + timeout : undefined,
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const preflight = preflightHeaders(req.method, req.headers);
+    if (preflight) return emptyReply(res, 204, preflight);
+    const cors = corsHeaders(req.method, req.headers);
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    if ((q < 0 ? url : url.slice(0, q)) !== '/') return httpError(res, 404, '404 page not found', cors);
+    if (req.method !== 'POST') return emptyReply(res, 405, cors);
+    const refusal = refuseRequest(req.headers);
+    if (refusal) return httpError(res, refusal.status, refusal.text, cors);
+    readBody(req, MAX_BODY_BYTES, (text) => {
+      if (text === undefined) {
+        res.shouldKeepAlive = false;
+        return httpError(res, 413, `content length too large (>${MAX_BODY_BYTES})`, cors);
+      }
+      this.serve(req, res, text, cors);
     });
-    // A Buffer, so that Fastify sends the media type as go-ethereum does (no charset parameter).
-    return reply
-      .code(200)
-      .header('Content-Type', 'application/json')
-      .send(Buffer.from(text === undefined ? '' : text + '\n'));
+  }
+
+  private serve(req: IncomingMessage, res: ServerResponse, text: string, cors: HeaderList): void {
+    const socket = req.socket;
+    this.handler
+      .handle(text, {
+        transport: 'jsonrpc',
+        remote: `${socket.remoteAddress ?? 'unix'}:${socket.remotePort ?? 0}`,
+        deadline: this.timeoutMs > 0 ? Date.now() + this.timeoutMs : undefined,
+      })
+      .then(
+        (reply) => {
+          const body = Buffer.from(reply === undefined ? '' : reply + '\n');
+          // go-ethereum's media type, with no charset parameter.
+          res.writeHead(200, ['Content-Type', 'application/json', 'Content-Length', String(body.length), ...cors]);
+          res.end(body);
+        },
+        (err: Error) => httpError(res, 400, err.message, cors),
+      );
   }
 }

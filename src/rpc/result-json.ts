@@ -1,0 +1,12 @@
+/**
+ * A backend may keep a result's exact wire text on the (unchanged) object or array under this shared
+ * symbol (an upstream answer passed on as it came); both surfaces write that text as the result
+ * instead of serialising the object again.
+ */
+export const RAW_JSON: unique symbol = Symbol.for('rpc-gateway.raw-json');
+
+/** The JSON text of a result: the wire text kept on it, else its serialisation. */
+export function resultJson(result: unknown): string {
+  const raw = typeof result === 'object' && result !== null ? (result as { [RAW_JSON]?: string })[RAW_JSON] : undefined;
+  return raw ?? JSON.stringify(result);
+}

@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface GatewayProcess {
+  readonly url: string;
+  readonly home: string;
+  /** SIGKILL: the process dies mid-whatever, its sockets reset. */
+  kill(): Promise<void>;
+  /** SIGTERM, then the home is removed. */
+  close(): Promise<void>;
+}
+
+const ROOT = join(__dirname, '..', '..');
+const LISTENING = 'node RPC listening on ';
+
+/**
+ * `rpc-gateway start` in a process of its own (the sources compiled on load), for tests that need
+ * a gateway to die as a process does. `flags` are dotted keys (`devnet.follow`, …) passed as --set.
+ */
+export async function startGatewayProcess(flags: Record<string, string> = {}, timeoutMs = 60_000): Promise<GatewayProcess> {
+  const home = mkdtempSync(join(tmpdir(), 'rpcgw-proc-'));
+  const settings = { 'rpc.laddr': 'tcp://127.0.0.1:0', 'json-rpc.enable': 'false', 'devnet.block_time': '200ms', ...flags };
+  const args = ['-r', join(ROOT, 'test', 'support', 'register-ts.js'), join(ROOT, 'src', 'main.ts'), 'start', '--home', home];
+  for (const [key, value] of Object.entries(settings)) args.push('--set', `${key}=${value}`);
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    const url = await listeningUrl(child, timeoutMs);
+    const stop = async (signal: NodeJS.Signals) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    };
+    return {
+      url,
+      home,
+      kill: () => stop('SIGKILL'),
+      async close() {
+        await stop('SIGTERM');
+        rmSync(home, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    child.kill('SIGKILL');
+    await exited;
+    rmSync(home, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** The node RPC URL from the start-up log line; fails with stderr if the process exits first. */
+function listeningUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => reject(new Error(`the gateway did not start within ${timeoutMs} ms: ${stderr}`)), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the gateway exited with ${code}: ${stderr}`));
+    });
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      let msg = '';
+      try {
+        msg = (JSON.parse(line) as { msg?: string }).msg ?? '';
+      } catch {
+        return;
+      }
+      if (!msg.startsWith(LISTENING)) return;
+      clearTimeout(timer);
+      resolve(msg.slice(LISTENING.length).split(/[ ,]/)[0]);
+    });
+  });
+}
