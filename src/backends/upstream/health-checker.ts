@@ -2,7 +2,9 @@
  * Probes every upstream on an interval (node RPC: `status`; EVM: `eth_blockNumber`/`eth_syncing`/
  * `eth_chainId`, see the pool protocols). An upstream is up when it answers, is not catching up, is on
  * the pool's chain (the network or chain id most upstreams report) and is at most `max_height_lag`
- * blocks behind the highest upstream; otherwise down, with the reason.
+ * blocks behind the highest upstream; otherwise down, with the reason. A healthy upstream that stops
+ * answering stays up until `unhealthyThreshold` checks in a row went unanswered, so that one slow
+ * probe on a loaded host does not empty the pool (failing requests open its breaker meanwhile).
  */
 import type { Probe } from './pool-protocol';
 import type { DownReason, Upstream } from './upstream';
@@ -25,6 +27,7 @@ export class HealthChecker {
     private readonly intervalMs: number,
     private readonly timeoutMs: number,
     private readonly maxLag: bigint,
+    private readonly unhealthyThreshold: number,
     private readonly onTransition: (t: HealthTransition) => void,
     private readonly onRound: () => void,
     private readonly probe: (u: Upstream, timeoutMs: number) => Promise<Probe>,
@@ -68,9 +71,12 @@ export class HealthChecker {
       let reason: DownReason = '';
       let error = '';
       if (!p.ok) {
+        u.missedChecks++;
+        if (u.healthy && u.missedChecks < this.unhealthyThreshold) return;
         reason = 'unreachable';
         error = p.error;
       } else {
+        u.missedChecks = 0;
         u.latestHeight = p.latest;
         u.earliestHeight = p.earliest;
         u.catchingUp = p.catchingUp;

@@ -38,6 +38,8 @@ export interface UpstreamSettings {
   health_check_interval: number;
   /** An upstream further than this many blocks behind the pool's highest is down. */
   max_height_lag: number;
+  /** Health checks in a row that must go unanswered before a healthy upstream is marked down. */
+  unhealthy_threshold: number;
   request_timeout: number;
   /** Extra attempts of an idempotent read after the first one fails. */
   retries: number;
@@ -68,6 +70,7 @@ export interface UpstreamConfig {
 export const UPSTREAM_DEFAULTS: Readonly<UpstreamSettings> = {
   health_check_interval: 1_000,
   max_height_lag: 5,
+  unhealthy_threshold: 2,
   request_timeout: 10_000,
   retries: 2,
   retry_backoff: 50,
@@ -99,6 +102,7 @@ const WS_URL = /^(wss?:\/\/[^\s/]+(\/[^\s]*)?)?$/;
 class SettingsSchema implements UpstreamSettings {
   @IsInt(msg('a duration > 0, such as "1s"')) @Min(1, msg('a duration > 0, such as "1s"')) health_check_interval!: number;
   @IsInt(msg('an integer >= 0')) @Min(0, msg('an integer >= 0')) max_height_lag!: number;
+  @IsInt(msg('an integer >= 1')) @Min(1, msg('an integer >= 1')) unhealthy_threshold!: number;
   @IsInt(msg('a duration > 0, such as "10s"')) @Min(1, msg('a duration > 0, such as "10s"')) request_timeout!: number;
   @IsInt(msg('an integer from 0 to 10')) @Min(0, msg('an integer from 0 to 10')) @Max(10, msg('an integer from 0 to 10')) retries!: number;
   @IsInt(msg('a duration >= 0')) @Min(0, msg('a duration >= 0')) retry_backoff!: number;

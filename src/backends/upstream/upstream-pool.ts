@@ -91,6 +91,7 @@ export class UpstreamPool {
       settings.health_check_interval,
       Math.min(settings.request_timeout, Math.max(1_000, settings.health_check_interval * 2)),
       BigInt(settings.max_height_lag),
+      settings.unhealthy_threshold,
       (t) => this.onTransition(t),
       () => this.noticeHead(),
       (u, timeoutMs) => protocol.probe(u, timeoutMs),

@@ -34,6 +34,8 @@ export class Upstream {
   catchingUp = false;
   network = '';
   lastCheckedAt = 0;
+  /** Health checks in a row that went unanswered. */
+  missedChecks = 0;
 
   constructor(
     readonly config: UpstreamEndpoint,

@@ -1,6 +1,9 @@
 import { CircuitBreaker } from '../../../src/backends/upstream/circuit-breaker';
 import { eventIdentity, synthesizeBlockEvents } from '../../../src/backends/upstream/block-event-synth';
+import { HealthChecker } from '../../../src/backends/upstream/health-checker';
+import type { Probe } from '../../../src/backends/upstream/pool-protocol';
 import { ResponseCache } from '../../../src/backends/upstream/response-cache';
+import { Upstream } from '../../../src/backends/upstream/upstream';
 import { parseUpstreamConfig, UPSTREAM_DEFAULTS } from '../../../src/backends/upstream/upstream-config';
 
 describe('CircuitBreaker', () => {
@@ -104,5 +107,36 @@ describe('synthesizeBlockEvents', () => {
     expect(txEvent.events['tx.height']).toEqual(['7']);
     expect(eventIdentity(txEvent)).toBe(`Tx:7:${txEvent.events['tx.hash'][0]}`);
     expect(eventIdentity(events[0])).toBe('NewBlock:7');
+  });
+});
+
+describe('HealthChecker', () => {
+  const answer = (latest: bigint): Probe => ({ ok: true, network: 'chain-1', latest, earliest: 1n, catchingUp: false });
+  const silent: Probe = { ok: false, error: 'timeout after 2000 ms' };
+
+  it('keeps a healthy upstream up through fewer missed checks than unhealthy_threshold, then marks it down', async () => {
+    const u = new Upstream({ name: 'a', url: 'http://127.0.0.1:1', weight: 1 }, UPSTREAM_DEFAULTS);
+    const probes = [answer(5n), silent, answer(6n), silent, silent];
+    const transitions: string[] = [];
+    const checker = new HealthChecker(() => [u], 1000, 1000, 5n, 2, (t) => transitions.push(`${t.healthy}:${t.reason}`), () => {}, async () => probes.shift()!);
+    await checker.checkNow();
+    expect(u.healthy).toBe(true);
+    await checker.checkNow();
+    expect(u.healthy).toBe(true);
+    await checker.checkNow();
+    await checker.checkNow();
+    expect(u.healthy).toBe(true);
+    await checker.checkNow();
+    expect([u.healthy, u.downReason, u.lastError]).toEqual([false, 'unreachable', 'timeout after 2000 ms']);
+    expect(transitions).toEqual(['true:', 'false:unreachable']);
+    u.close();
+  });
+
+  it('marks an upstream that never answered down at its first check', async () => {
+    const u = new Upstream({ name: 'a', url: 'http://127.0.0.1:1', weight: 1 }, UPSTREAM_DEFAULTS);
+    const checker = new HealthChecker(() => [u], 1000, 1000, 5n, 3, () => {}, () => {}, async () => silent);
+    await checker.checkNow();
+    expect([u.healthy, u.downReason]).toEqual([false, 'unreachable']);
+    u.close();
   });
 });
