@@ -29,6 +29,7 @@ export function declareFamilies(registry: Registry, prefix: string) {
   const call = ['interface', 'transport', 'method', 'outcome'] as const;
   const upstream = ['interface', 'upstream'] as const;
   const cache = ['interface'] as const;
+  const cacheTier = ['interface', 'tier'] as const;
   return {
     rpc: {
       requests: hotCounter('requests_total', 'RPC calls answered, by interface, transport, method and outcome (ok or the JSON-RPC error code).', call),
@@ -75,11 +76,13 @@ export function declareFamilies(registry: Registry, prefix: string) {
       breakerState: gauge('upstream_breaker_state', 'Circuit breaker of an upstream node: 0 closed, 1 half-open, 2 open.', upstream),
     },
     cache: {
-      hits: counter('cache_hits_total', 'Answers served from the response cache.', cache),
-      misses: counter('cache_misses_total', 'Cacheable calls not found in the response cache.', cache),
+      hits: counter('cache_hits_total', 'Answers served from the response cache, by tier (memory, redis).', cacheTier),
+      misses: counter('cache_misses_total', 'Cacheable calls a tier of the response cache (memory, redis) did not hold.', cacheTier),
       bytes: gauge('cache_bytes', 'Bytes held by the response cache.', cache),
       entries: gauge('cache_entries', 'Entries held by the response cache.', cache),
       evictions: counter('cache_evictions_total', 'Entries evicted from the response cache to stay under max_bytes.', cache),
+      redisUp: gauge('cache_redis_up', 'The Redis tier of the response cache: 1 answering, 0 not; absent without [cache] redis_url.'),
+      redisErrors: counter('cache_redis_errors_total', 'Redis lookups and writes of the response cache that Redis did not serve.', cache),
     },
     queue: {
       depth: gauge('queue_jobs', 'Broadcast queue jobs, by state (waiting, active, delayed, failed).', ['state']),

@@ -51,11 +51,22 @@ export class UpstreamMetrics implements UpstreamObserver {
       ),
     );
     upstream.duration.sample(() => this.dropGone());
-    this.perCache(cache.hits, (c) => c.hits);
-    this.perCache(cache.misses, (c) => c.misses);
+    this.perTier(cache.hits, (c) => c.hits);
+    this.perTier(cache.misses, (c) => c.misses);
     this.perCache(cache.evictions, (c) => c.evictions);
     this.perCache(cache.bytes, (c) => c.bytes);
     this.perCache(cache.entries, (c) => c.size);
+    cache.redisErrors.sample((f) =>
+      rebuild<'interface'>(
+        f,
+        this.pools.flatMap(({ pool, surface }) => (pool.sharedCache ? [[{ interface: surface }, pool.sharedCache.stats().errors] as const] : [])),
+      ),
+    );
+    // One Redis connection serves every pool: any pool's tier tells its state.
+    cache.redisUp.sample((f) => {
+      const shared = this.pools.find(({ pool }) => pool.sharedCache)?.pool.sharedCache;
+      rebuild(f, shared ? [[{}, shared.stats().up ? 1 : 0] as const] : []);
+    });
   }
 
   watch(pool: UpstreamPool, surface: PoolSurface): UpstreamRequestObserver {
@@ -101,6 +112,19 @@ export class UpstreamMetrics implements UpstreamObserver {
   /** A family of one value per upstream, read at scrape time. */
   private perUpstream(family: Rebuilt<UpstreamLabel>, value: (u: Upstream, head: bigint) => number): void {
     family.sample((f) => rebuild(f, [...this.upstreams()].map(({ u, labels, head }) => [labels, value(u, head)] as const)));
+  }
+
+  /** A family of one value per pool and cache tier (Redis only where configured), read at scrape time. */
+  private perTier(family: Rebuilt<'interface' | 'tier'>, value: (tier: { hits: number; misses: number }) => number): void {
+    family.sample((f) =>
+      rebuild(
+        f,
+        this.pools.flatMap(({ pool, surface }) => [
+          [{ interface: surface, tier: 'memory' }, value(pool.cache)] as const,
+          ...(pool.sharedCache ? [[{ interface: surface, tier: 'redis' }, value(pool.sharedCache)] as const] : []),
+        ]),
+      ),
+    );
   }
 
   /** A family of one value per pool's in-memory response cache, read at scrape time. */

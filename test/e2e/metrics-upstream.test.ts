@@ -147,13 +147,13 @@ describe('upstream metrics over a known sequence of calls', () => {
   });
 
   it('counts cache hits and misses and sizes the cache, per interface', () => {
-    expect(m.value(`${NS}_cache_hits_total`, { interface: 'node' })).toBe(1);
-    expect(m.value(`${NS}_cache_misses_total`, { interface: 'node' })).toBe(2);
+    expect(m.value(`${NS}_cache_hits_total`, { interface: 'node', tier: 'memory' })).toBe(1);
+    expect(m.value(`${NS}_cache_misses_total`, { interface: 'node', tier: 'memory' })).toBe(2);
     expect(m.value(`${NS}_cache_entries`, { interface: 'node' })).toBe(1);
     expect(m.value(`${NS}_cache_bytes`, { interface: 'node' })).toBeGreaterThan(0);
     expect(m.value(`${NS}_cache_evictions_total`, { interface: 'node' })).toBe(0);
-    expect(m.value(`${NS}_cache_hits_total`, { interface: 'evm' })).toBe(1);
-    expect(m.value(`${NS}_cache_misses_total`, { interface: 'evm' })).toBe(1);
+    expect(m.value(`${NS}_cache_hits_total`, { interface: 'evm', tier: 'memory' })).toBe(1);
+    expect(m.value(`${NS}_cache_misses_total`, { interface: 'evm', tier: 'memory' })).toBe(1);
     expect(m.value(`${NS}_cache_entries`, { interface: 'evm' })).toBe(1);
   });
 

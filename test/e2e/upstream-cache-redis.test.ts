@@ -4,8 +4,9 @@
  */
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { post, startTestGateway, waitForHeight, type TestGateway } from '../support/gateway';
+import { get, post, startTestGateway, waitForHeight, type TestGateway } from '../support/gateway';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream';
+import { Exposition } from '../unit/metrics/exposition';
 
 jest.setTimeout(60_000);
 
@@ -27,7 +28,12 @@ describe('two replicas sharing one Redis', () => {
     await waitForHeight(devnet.url, 3);
     const replica = () =>
       startUpstreamGateway([{ name: 'devnet', url: devnet.url }], {
-        flags: { 'cache.redis_url': REDIS_URL, 'cache.redis_key_prefix': prefix },
+        flags: {
+          'cache.redis_url': REDIS_URL,
+          'cache.redis_key_prefix': prefix,
+          'instrumentation.prometheus': 'true',
+          'instrumentation.prometheus_listen_addr': '127.0.0.1:0',
+        },
       });
     [a, b] = await Promise.all([replica(), replica()]);
     await until(() => a.backend.pool.stats().cache.redis?.up === true && b.backend.pool.stats().cache.redis?.up === true);
@@ -54,5 +60,12 @@ describe('two replicas sharing one Redis', () => {
     expect(fromRedis.text).toBe(direct.text);
     expect(b.backend.pool.upstreams[0].counters.requests).toBe(upstreamRequests);
     expect(b.backend.pool.stats().cache.tiers.redis).toEqual({ hits: 1, misses: 0 });
+
+    const m = new Exposition((await get(b.metricsUrl!, '/metrics')).text);
+    expect(m.value('rpcgw_cache_hits_total', { interface: 'node', tier: 'redis' })).toBe(1);
+    expect(m.value('rpcgw_cache_misses_total', { interface: 'node', tier: 'memory' })).toBe(1);
+    expect(m.value('rpcgw_cache_hits_total', { interface: 'node', tier: 'memory' })).toBe(0);
+    expect(m.value('rpcgw_cache_redis_up', {})).toBe(1);
+    expect(m.value('rpcgw_cache_redis_errors_total', { interface: 'node' })).toBe(0);
   });
 });
