@@ -1,9 +1,9 @@
 /**
  * Shares upstream subscriptions between clients: every client subscribed to the same query is fed by
  * one upstream subscription, whose events are published once on the event bus. A head subscription
- * (NewBlockHeader) runs while any query does, so a height gap after an upstream switch is seen and
- * filled from `block` + `block_results`; copies of an event (overlapping queries, an upstream replaying
- * heights the previous one sent) are published once.
+ * (NewBlockHeader) runs while any query without an event at every height does, so a height gap after
+ * an upstream switch is seen and filled from `block` + `block_results`; copies of an event (overlapping
+ * queries, an upstream replaying heights the previous one sent) are published once.
  */
 import { Logger } from '@nestjs/common';
 import type { BusEvent, EventBus } from '../../events';
@@ -64,11 +64,13 @@ export class WsMultiplexer implements SubscriptionHost {
 
   /** Feeds `query` (normalized) to the bus until every returned release has been called. */
   async feed(query: string): Promise<() => void> {
-    const head = PER_BLOCK_QUERIES.has(query) ? undefined : await this.acquire(HEAD_QUERY).then(() => HEAD_QUERY, () => undefined);
+    // Without a head feed (the upstream refused it) gaps show only in the query's own heights; only a
+    // head feed that was had is given back.
+    const withHead = !PER_BLOCK_QUERIES.has(query) && (await this.acquire(HEAD_QUERY).then(() => true, () => false));
     try {
       await this.acquire(query);
     } catch (err) {
-      if (head) this.release(head);
+      if (withHead) this.release(HEAD_QUERY);
       throw err;
     }
     let released = false;
@@ -76,7 +78,7 @@ export class WsMultiplexer implements SubscriptionHost {
       if (released) return;
       released = true;
       this.release(query);
-      if (head) this.release(head);
+      if (withHead) this.release(HEAD_QUERY);
     };
   }
 
