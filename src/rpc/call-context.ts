@@ -7,9 +7,10 @@ export interface RpcConnection {
   readonly id: string;
   /**
    * Sends one JSON text frame (a string or its UTF-8 bytes). Returns a promise only when the frame has
-   * to wait for room in the send queue; it resolves once the frame is handed to the socket.
+   * to wait for room in the send queue; it resolves true once the frame is handed to the socket, false
+   * when it was dropped: the connection closed, or no room came within `timeoutMs`.
    */
-  send(frame: string | Buffer): Promise<void> | undefined;
+  send(frame: string | Buffer, timeoutMs?: number): Promise<boolean> | undefined;
   /** Called once when the connection closes. */
   onClose(listener: () => void): void;
 }

@@ -53,8 +53,8 @@ export class WsRpcConnection implements RpcConnection {
     return this.closed;
   }
 
-  send(frame: string | Buffer): Promise<void> | undefined {
-    if (this.queued >= this.maxQueued && !this.closed) return this.sendWhenRoom(frame);
+  send(frame: string | Buffer, timeoutMs?: number): Promise<boolean> | undefined {
+    if (this.queued >= this.maxQueued && !this.closed) return this.sendWhenRoom(frame, timeoutMs === undefined ? Infinity : Date.now() + timeoutMs);
     this.write(frame);
     return undefined;
   }
@@ -64,15 +64,36 @@ export class WsRpcConnection implements RpcConnection {
     else this.closeListeners.push(listener);
   }
 
-  private async sendWhenRoom(frame: string | Buffer): Promise<void> {
-    while (this.queued >= this.maxQueued && !this.closed) await new Promise<void>((resolve) => this.waiters.push(resolve));
-    this.write(frame);
+  private async sendWhenRoom(frame: string | Buffer, deadline: number): Promise<boolean> {
+    while (this.queued >= this.maxQueued && !this.closed) {
+      if (!(await this.room(deadline))) return false;
+    }
+    return this.write(frame);
   }
 
-  private write(frame: string | Buffer): void {
-    if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
+  /** Waits for a sent frame to free a place; false once `deadline` passes first. */
+  private room(deadline: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer =
+        deadline === Infinity
+          ? undefined
+          : setTimeout(() => {
+              this.waiters.splice(this.waiters.indexOf(wake), 1);
+              resolve(false);
+            }, Math.max(0, deadline - Date.now()));
+      this.waiters.push(wake);
+    });
+  }
+
+  private write(frame: string | Buffer): boolean {
+    if (this.closed || this.socket.readyState !== this.socket.OPEN) return false;
     this.queued++;
     this.socket.send(frame, TEXT, this.sent);
+    return true;
   }
 
   private readonly sent = (err?: Error): void => {

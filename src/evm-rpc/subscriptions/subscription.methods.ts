@@ -18,7 +18,7 @@ import type { DecodedArgs as A } from '../../rpc/method-spec';
 const MAX_BACKLOG = 256;
 
 /** What one subscription sends for a block. */
-type Producer = (block: BlockEvents, send: (result: Json) => Promise<void> | undefined) => Promise<void>;
+type Producer = (block: BlockEvents, send: (result: Json) => Promise<unknown> | undefined) => Promise<void>;
 
 /** A kind's argument (position 1), decoded with go-ethereum's `invalid argument 1:` wording. */
 function argument<T>(decode: (value: unknown) => T, value: unknown): T {

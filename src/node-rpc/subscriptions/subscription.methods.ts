@@ -11,6 +11,8 @@ import { param } from '../node-method';
 import { EventFrames } from './event-frames';
 
 const MAX_QUERY_LENGTH = 512;
+/** How long CometBFT waits to hand an event to a slow client's connection. */
+export const SLOW_CLIENT_TIMEOUT_MS = 10_000;
 
 /**
  * subscribe / unsubscribe / unsubscribe_all over WebSocket. The subscriber is the connection (its
@@ -27,6 +29,7 @@ export class SubscriptionService {
     private readonly backend: NodeBackend,
     private readonly config: GatewayConfigService,
     private readonly metrics?: MetricsService,
+    private readonly slowClientTimeoutMs = SLOW_CLIENT_TIMEOUT_MS,
   ) {}
 
   methods(): MethodSpec[] {
@@ -58,14 +61,22 @@ export class SubscriptionService {
     if (this.bus.hasSubscription(subscriber, key)) throw new ApplicationError('already subscribed');
     const release = await this.backend.feedEvents(key);
     const head = this.frames.head(ctx.requestId, text);
+    const cancelled = (reason: string) => {
+      this.releaseFeed(subscriber, key);
+      const error = { code: -32000, message: 'Server error', data: `subscription was canceled (reason: ${reason})` };
+      void connection.send(JSON.stringify({ jsonrpc: '2.0', id: ctx.requestId, error }));
+    };
+    // An event that cannot be handed over within the timeout is dropped, or, with
+    // experimental_close_on_slow_client, ends the subscription (the socket stays open), as in CometBFT.
+    const slow = (sent: boolean) => {
+      if (sent || !rpc.experimental_close_on_slow_client || !this.bus.hasSubscription(subscriber, key)) return;
+      this.bus.unsubscribe(subscriber, key);
+      cancelled('slow client');
+    };
     this.bus.subscribe(subscriber, query, {
       bufferSize: rpc.experimental_subscription_buffer_size,
-      onEvent: (ev: BusEvent) => connection.send(this.frames.frame(head, ev)),
-      onCancel: (reason: string) => {
-        this.releaseFeed(subscriber, key);
-        const error = { code: -32000, message: 'Server error', data: `subscription was canceled (reason: ${reason})` };
-        void connection.send(JSON.stringify({ jsonrpc: '2.0', id: ctx.requestId, error }));
-      },
+      onEvent: (ev: BusEvent) => connection.send(this.frames.frame(head, ev), this.slowClientTimeoutMs)?.then(slow),
+      onCancel: cancelled,
     });
     const ended = this.metrics?.subscriptionOpened('node', nodeSubscriptionKind(query));
     this.rememberFeed(subscriber, key, () => {

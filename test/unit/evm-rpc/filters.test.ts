@@ -162,9 +162,9 @@ describe('WebSocket subscriptions', () => {
       readonly id: string,
       private readonly stalled = false,
     ) {}
-    send(json: string): Promise<void> {
-      this.sent.push(JSON.parse(json));
-      return this.stalled ? new Promise(() => undefined) : Promise.resolve();
+    send(json: string | Buffer): Promise<boolean> {
+      this.sent.push(JSON.parse(json.toString()));
+      return this.stalled ? new Promise(() => undefined) : Promise.resolve(true);
     }
     onClose(listener: () => void): void {
       this.closeListeners.push(listener);

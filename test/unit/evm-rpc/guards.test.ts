@@ -33,7 +33,7 @@ registry.registerAll([
 const guards = [new NamespaceGuard(config), new NotImplementedGuard(), new WebsocketOnlyGuard()];
 const handler = new JsonRpcMessageHandler(new EvmDispatcher(registry, new EvmParamDecoder(), guards, new EvmErrorDialect()), () => ({ requests: 0, responseBytes: 0 }));
 
-const connection: RpcConnection = { id: 'ws', send: async () => undefined, onClose: () => undefined };
+const connection: RpcConnection = { id: 'ws', send: () => undefined, onClose: () => undefined };
 const http: BodyOrigin = { transport: 'jsonrpc', remote: 'r' };
 const ws: BodyOrigin = { transport: 'ws', remote: 'r', connection };
 
