@@ -210,6 +210,9 @@ export const CONFIG_TABLES = {
       follow: '',
       mempool_size: 5_000,
       max_tx_bytes: 1_048_576,
+      evm_chain_id: 0,
+      block_gas_limit: 30_000_000,
+      initial_base_fee: 1_000_000_000,
     },
     keys: {
       chain_id: { kind: 'string', doc: 'Chain ID of the devnet (at most 50 characters).' },
@@ -223,6 +226,13 @@ export const CONFIG_TABLES = {
       },
       mempool_size: { kind: 'integer', doc: 'Transactions the mempool holds.' },
       max_tx_bytes: { kind: 'integer', doc: 'Largest transaction accepted, in bytes.' },
+      evm_chain_id: {
+        kind: 'integer',
+        flag: '<id>',
+        doc: 'EIP-155 chain id of the EVM (eth_chainId); 0 = the number in an Evmos-style chain_id (name_9000-1), else 9000.',
+      },
+      block_gas_limit: { kind: 'integer', doc: 'Gas limit of a block; a new genesis writes it as block.max_gas.' },
+      initial_base_fee: { kind: 'integer', doc: 'EIP-1559 base fee of the first block, in wei.' },
     },
   }),
 

@@ -107,6 +107,9 @@ export class DevnetConfigSchema implements Gateway<'devnet'> {
   @IsUrlOrEmpty(['http', 'https']) follow!: string;
   @IsIntAtLeast(1) mempool_size!: number;
   @IsIntAtLeast(1) max_tx_bytes!: number;
+  @IsIntAtLeast(0) evm_chain_id!: number;
+  @IsIntAtLeast(21_000) block_gas_limit!: number;
+  @IsIntAtLeast(0) initial_base_fee!: number;
 }
 
 export class QueueConfigSchema implements Gateway<'queue'> {

@@ -79,6 +79,12 @@ export interface GatewayOwnConfig {
     follow: string;
     mempool_size: number;
     max_tx_bytes: number;
+    /** EIP-155 chain id; 0 = from an Evmos-style chain_id (`name_9000-1`), else 9000. */
+    evm_chain_id: number;
+    /** Gas limit of an EVM block (block.max_gas of a new genesis). */
+    block_gas_limit: number;
+    /** EIP-1559 base fee of the first block, in wei. */
+    initial_base_fee: number;
   };
   queue: { redis_url: string };
   cache: {

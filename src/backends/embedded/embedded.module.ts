@@ -9,7 +9,6 @@ import { EventBus } from '../../events';
 import { EventsModule } from '../../events/events.module';
 import { EVM_BACKEND } from '../evm-backend';
 import { NODE_BACKEND } from '../node-backend';
-import { DEFAULT_BLOCK_GAS_LIMIT, DEFAULT_INITIAL_BASE_FEE } from './app/evm/evm-params';
 import { EmbeddedEvmBackend } from './embedded-evm-backend';
 import { EmbeddedNodeBackend } from './embedded-node-backend';
 
@@ -48,10 +47,11 @@ export class DevnetLifecycle implements OnApplicationBootstrap, OnApplicationShu
             rpcAddress: config.rpc.laddr,
             timeoutBroadcastTxCommitMs: config.rpc.timeout_broadcast_tx_commit,
             ...(devnet.follow === '' ? {} : { follow: devnet.follow }),
-            // The EIP-155 chain id follows the genesis chain id when it has Evmos's form (name_9000-1), else 9000.
             evm: {
-              blockGasLimit: DEFAULT_BLOCK_GAS_LIMIT,
-              initialBaseFee: DEFAULT_INITIAL_BASE_FEE,
+              // 0: the EIP-155 chain id follows the genesis chain id when it has Evmos's form (name_9000-1), else 9000.
+              ...(devnet.evm_chain_id === 0 ? {} : { chainId: BigInt(devnet.evm_chain_id) }),
+              blockGasLimit: BigInt(devnet.block_gas_limit),
+              initialBaseFee: BigInt(devnet.initial_base_fee),
               allowUnprotectedTxs: jsonRpc?.['allow-unprotected-txs'] ?? false,
             },
           },

@@ -14,7 +14,7 @@ describe('EmbeddedModule', () => {
       rpc: { laddr: 'tcp://127.0.0.1:36657', timeout_broadcast_tx_commit: 1000 },
       gateway: {
         backend: { kind: 'embedded' },
-        devnet: { chain_id: 'module-test', moniker: 'm', block_time: 40, ephemeral: true, follow: '', mempool_size: 10, max_tx_bytes: 1000 },
+        devnet: { chain_id: 'module-test', moniker: 'm', block_time: 40, ephemeral: true, follow: '', mempool_size: 10, max_tx_bytes: 1000, evm_chain_id: 0, block_gas_limit: 30_000_000, initial_base_fee: 1_000_000_000 },
       },
     } as unknown as AppConfig;
 
