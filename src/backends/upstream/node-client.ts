@@ -51,7 +51,9 @@ export class NodeClient {
   private nextId = 1;
 
   constructor(readonly url: string) {
-    const target = new URL(url.endsWith('/') ? url : url + '/');
+    const target = new URL(url);
+    // The path ends with a slash (a query, where providers put keys, is left as it is).
+    if (!target.pathname.endsWith('/')) target.pathname += '/';
     this.pool = new Pool(target.origin, { connections: 128 });
     this.path = target.pathname + target.search;
     this.headers = { 'content-type': 'application/json' };

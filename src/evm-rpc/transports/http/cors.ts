@@ -20,8 +20,9 @@ function requestedHeaders(headers: IncomingHttpHeaders): string[] {
 
 /** The headers of a 204 answering a preflight, or undefined when the request is not one. */
 export function preflightHeaders(method: string | undefined, headers: IncomingHttpHeaders): HeaderList | undefined {
+  if (method !== 'OPTIONS') return undefined;
   const preflightMethod = headers['access-control-request-method'];
-  if (method !== 'OPTIONS' || typeof preflightMethod !== 'string') return undefined;
+  if (typeof preflightMethod !== 'string') return undefined;
   const out = ['Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers'];
   const requested = requestedHeaders(headers);
   const allowedMethod = preflightMethod.toUpperCase();
