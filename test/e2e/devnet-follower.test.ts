@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Comet38Client, WebsocketClient } from '@cosmjs/tendermint-rpc';
+import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { ContractFactory, JsonRpcProvider, Wallet, type Contract } from 'ethers';
 import type { EmbeddedNodeBackend } from '../../src/backends/embedded/embedded-node-backend';
 import type { Follower } from '../../src/backends/embedded/follower/follower';
@@ -15,6 +15,7 @@ import { NODE_BACKEND } from '../../src/backends/node-backend';
 import { EvmRpcServers } from '../../src/evm-rpc/transports/evm-rpc-servers';
 import { compileProbe } from '../unit/embedded/evm-harness';
 import { evmRpcFlags } from '../support/backends';
+import { newBlockHeights } from '../support/comet';
 import { call, post, startTestGateway, waitForHeight, waitForStatus, type TestGateway } from '../support/gateway';
 
 jest.setTimeout(60_000);
@@ -145,25 +146,8 @@ describe('a follower gateway', () => {
   });
 
   it('delivers NewBlock events of consecutive heights to a WebSocket subscriber', async () => {
-    const client = Comet38Client.create(new WebsocketClient(follower.url.replace(/^http/, 'ws')));
-    try {
-      const heights = await new Promise<number[]>((resolve, reject) => {
-        const seen: number[] = [];
-        const sub = client.subscribeNewBlock().subscribe({
-          next: (event) => {
-            seen.push(event.header.height);
-            if (seen.length === 4) {
-              sub.unsubscribe();
-              resolve(seen);
-            }
-          },
-          error: reject,
-        });
-      });
-      expect(heights.slice(1)).toEqual(heights.slice(0, -1).map((h) => h + 1));
-    } finally {
-      client.disconnect();
-    }
+    const heights = await newBlockHeights(follower.url, 4);
+    expect(heights.slice(1)).toEqual(heights.slice(0, -1).map((h) => h + 1));
   });
 
   it('lags while paused (catching_up) and catches up once resumed', async () => {

@@ -94,6 +94,25 @@ describe('EVM upstream pool of two anvils', () => {
     expect(again.result).toEqual(direct);
   });
 
+  it('splits a batch over both upstreams and answers it in order, invalid members included', async () => {
+    const addresses = Array.from({ length: 40 }, () => Wallet.createRandom().address);
+    const before = gw.backend.pool.upstreams.map((u) => u.counters.requests);
+    const batch = [
+      ...addresses.map((address, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_getBalance', params: [address, 'latest'] })),
+      { jsonrpc: '2.0', id: 'bad', method: 'eth_getBalance', params: ['0x12', 'latest'] },
+      { jsonrpc: '2.0', id: 'none', method: 'eth_nope', params: [] },
+    ];
+    const res = await fetch(gw.httpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+    const answers = (await res.json()) as Array<{ id: unknown; result?: string; error?: { code: number } }>;
+    expect(answers.map((x) => x.id)).toEqual(batch.map((x) => x.id));
+    expect(answers.slice(0, 40).every((x) => x.result === '0x0')).toBe(true);
+    expect(answers[40].error?.code).toBe(-32602);
+    expect(answers[41].error?.code).toBe(-32601);
+    const after = gw.backend.pool.upstreams.map((u) => u.counters.requests);
+    // Members are routed one by one, least busy first: both upstreams take a share.
+    expect(after.map((n, i) => n - before[i]).every((n) => n > 0)).toBe(true);
+  });
+
   it('runs eth_call', async () => {
     // The identity precompile echoes its input.
     expect(await provider.call({ to: '0x0000000000000000000000000000000000000004', data: '0xc0ffee' })).toBe('0xc0ffee');

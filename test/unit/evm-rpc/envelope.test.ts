@@ -32,6 +32,29 @@ registry.registerAll([
     },
   },
   { name: 'test_bigint', group: 'test', params: [], handler: () => 1n },
+  {
+    name: 'test_read',
+    group: 'test',
+    idempotent: true,
+    params: [param('ms', 'any')],
+    handler: async (a) => {
+      ran.push(`read ${a.ms} start`);
+      await new Promise((r) => setTimeout(r, Number(a.ms)));
+      ran.push(`read ${a.ms} end`);
+      return a.ms;
+    },
+  },
+  {
+    name: 'test_write',
+    group: 'test',
+    params: [param('n', 'any')],
+    handler: async (a) => {
+      ran.push(`write ${a.n} start`);
+      await new Promise((r) => setTimeout(r, 5));
+      ran.push(`write ${a.n} end`);
+      return a.n;
+    },
+  },
 ]);
 let limits: BatchLimits = { requests: 0, responseBytes: 0 };
 const handler = new JsonRpcMessageHandler(new EvmDispatcher(registry, new EvmParamDecoder(), [], new EvmErrorDialect()), () => limits);
@@ -155,5 +178,32 @@ describe('deadline', () => {
       '[{"jsonrpc":"2.0","id":1,"result":"a"},{"jsonrpc":"2.0","id":2,"error":{"code":-32002,"message":"request timed out"}},' +
         '{"jsonrpc":"2.0","id":3,"error":{"code":-32002,"message":"request timed out"}}]',
     );
+  });
+});
+
+describe('batch concurrency', () => {
+  const member = (id: number, method: string, value: number) => ({ jsonrpc: '2.0', id, method, params: [value] });
+
+  it('runs consecutive reads together and each write alone, in the client\'s order, answering in order', async () => {
+    const answer = await handle([member(1, 'test_read', 30), member(2, 'test_read', 1), member(3, 'test_write', 1), member(4, 'test_read', 2), member(5, 'test_write', 2)]);
+    expect(JSON.parse(answer!).map((a: { id: number; result: number }) => [a.id, a.result])).toEqual([
+      [1, 30],
+      [2, 1],
+      [3, 1],
+      [4, 2],
+      [5, 2],
+    ]);
+    expect(ran).toEqual([
+      'read 30 start',
+      'read 1 start',
+      'read 1 end',
+      'read 30 end',
+      'write 1 start',
+      'write 1 end',
+      'read 2 start',
+      'read 2 end',
+      'write 2 start',
+      'write 2 end',
+    ]);
   });
 });

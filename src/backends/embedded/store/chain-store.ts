@@ -7,6 +7,8 @@ import { Database, heightKey, Table, WriteBatch } from './database';
 import { toHex } from '../bytes';
 
 const STATE_KEY = 'state';
+/** Decoded block metas kept in memory: status, block and blockchain read the same few heights over and over. */
+const RECENT_METAS = 256;
 
 /** Everything one committed block adds to the store. */
 export interface CommittedBlock {
@@ -28,6 +30,8 @@ export class ChainStore {
   private readonly validatorSets: Table<ValidatorSet>;
   private readonly params: Table<ConsensusParams>;
   private readonly states: Table<ChainState>;
+  /** A meta never changes once its block is committed, so the decoded one can be handed out again. */
+  private readonly recentMetas = new Map<bigint, BlockMeta>();
 
   constructor(db: Database) {
     this.blocks = db.table('blocks');
@@ -48,8 +52,14 @@ export class ChainStore {
     return this.blocks.get(heightKey(height));
   }
 
-  loadMeta(height: bigint): Promise<BlockMeta | undefined> {
-    return this.metas.get(heightKey(height));
+  async loadMeta(height: bigint): Promise<BlockMeta | undefined> {
+    const recent = this.recentMetas.get(height);
+    if (recent !== undefined) return recent;
+    const meta = await this.metas.get(heightKey(height));
+    if (meta === undefined) return undefined;
+    if (this.recentMetas.size >= RECENT_METAS) this.recentMetas.delete(this.recentMetas.keys().next().value!);
+    this.recentMetas.set(height, meta);
+    return meta;
   }
 
   heightOfHash(hash: Uint8Array): Promise<bigint | undefined> {
