@@ -7,8 +7,29 @@ import { Database, heightKey, Table, WriteBatch } from './database';
 import { toHex } from '../bytes';
 
 const STATE_KEY = 'state';
-/** Decoded block metas kept in memory: status, block and blockchain read the same few heights over and over. */
+/**
+ * Decoded metas and blocks kept in memory: status, block and blockchain read the same few heights over
+ * and over, and a committed height never changes.
+ */
 const RECENT_METAS = 256;
+const RECENT_BLOCKS = 64;
+
+/** The last `size` records read, by height; the oldest read goes first. */
+class RecentByHeight<T> {
+  private readonly records = new Map<bigint, T>();
+
+  constructor(private readonly size: number) {}
+
+  async get(height: bigint, load: () => Promise<T | undefined>): Promise<T | undefined> {
+    const recent = this.records.get(height);
+    if (recent !== undefined) return recent;
+    const record = await load();
+    if (record === undefined) return undefined;
+    if (this.records.size >= this.size) this.records.delete(this.records.keys().next().value!);
+    this.records.set(height, record);
+    return record;
+  }
+}
 
 /** Everything one committed block adds to the store. */
 export interface CommittedBlock {
@@ -30,8 +51,8 @@ export class ChainStore {
   private readonly validatorSets: Table<ValidatorSet>;
   private readonly params: Table<ConsensusParams>;
   private readonly states: Table<ChainState>;
-  /** A meta never changes once its block is committed, so the decoded one can be handed out again. */
-  private readonly recentMetas = new Map<bigint, BlockMeta>();
+  private readonly recentMetas = new RecentByHeight<BlockMeta>(RECENT_METAS);
+  private readonly recentBlocks = new RecentByHeight<Block>(RECENT_BLOCKS);
 
   constructor(db: Database) {
     this.blocks = db.table('blocks');
@@ -49,17 +70,11 @@ export class ChainStore {
   }
 
   loadBlock(height: bigint): Promise<Block | undefined> {
-    return this.blocks.get(heightKey(height));
+    return this.recentBlocks.get(height, () => this.blocks.get(heightKey(height)));
   }
 
-  async loadMeta(height: bigint): Promise<BlockMeta | undefined> {
-    const recent = this.recentMetas.get(height);
-    if (recent !== undefined) return recent;
-    const meta = await this.metas.get(heightKey(height));
-    if (meta === undefined) return undefined;
-    if (this.recentMetas.size >= RECENT_METAS) this.recentMetas.delete(this.recentMetas.keys().next().value!);
-    this.recentMetas.set(height, meta);
-    return meta;
+  loadMeta(height: bigint): Promise<BlockMeta | undefined> {
+    return this.recentMetas.get(height, () => this.metas.get(heightKey(height)));
   }
 
   heightOfHash(hash: Uint8Array): Promise<bigint | undefined> {
