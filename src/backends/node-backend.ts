@@ -8,6 +8,13 @@ export type JsonObject = { [key: string]: Json };
 
 export const NODE_BACKEND = Symbol('NODE_BACKEND');
 
+/**
+ * Optional: whether the backend can take traffic (`/readyz`), for a backend whose readiness is more
+ * than its node RPC `health` (the upstream pools: an EVM-only pool has no node to ask).
+ */
+export const BACKEND_READINESS = Symbol('BACKEND_READINESS');
+export type BackendReadiness = () => boolean;
+
 export interface NodeBackend {
   health(): Promise<JsonObject>;
   status(): Promise<JsonObject>;

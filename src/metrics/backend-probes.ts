@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { NODE_BACKEND, type NodeBackend } from '../backends/node-backend';
+import { BACKEND_READINESS, NODE_BACKEND, type BackendReadiness, type NodeBackend } from '../backends/node-backend';
 import { GatewayConfigService } from '../config/gateway-config.service';
 import { EventBus } from '../events/event-bus';
 import { DevnetMetrics } from './devnet-metrics';
@@ -7,8 +7,8 @@ import { MetricsService } from './metrics.service';
 import { ReadinessService } from './readiness.service';
 
 /**
- * Watches the backend from the outside: readiness asks it `health` on every probe (an upstream
- * backend without a healthy upstream fails it, and may also report `upstreams` itself), and with the
+ * Watches the backend from the outside: readiness asks the backend's own BACKEND_READINESS when it has
+ * one (the upstream pools), else its node RPC `health`, on every probe; and with the
  * embedded devnet and Prometheus on, the devnet gauges follow its blocks and mempool.
  */
 @Injectable()
@@ -21,15 +21,21 @@ export class BackendProbes implements OnModuleInit, OnApplicationShutdown {
     private readonly readiness: ReadinessService,
     private readonly bus: EventBus,
     @Optional() @Inject(NODE_BACKEND) private readonly backend?: NodeBackend,
+    @Optional() @Inject(BACKEND_READINESS) private readonly backendReady?: BackendReadiness,
   ) {}
 
   onModuleInit(): void {
     const backend = this.backend;
     if (!backend) return;
-    this.readiness.addCheck('backend', async () => {
-      await backend.health();
-      return true;
-    });
+    const ready = this.backendReady;
+    this.readiness.addCheck(
+      'backend',
+      ready ??
+        (async () => {
+          await backend.health();
+          return true;
+        }),
+    );
     // Subscribed before the devnet produces its first block (onApplicationBootstrap).
     if (this.metrics.enabled && this.config.gateway.backend.kind === 'embedded') {
       this.devnet = new DevnetMetrics(this.metrics.families.devnet, this.bus, backend);

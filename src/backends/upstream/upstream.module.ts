@@ -12,7 +12,7 @@ import { GatewayConfigService } from '../../config/gateway-config.service';
 import { EventBus } from '../../events';
 import { EventsModule } from '../../events/events.module';
 import { EVM_BACKEND } from '../evm-backend';
-import { NODE_BACKEND } from '../node-backend';
+import { BACKEND_READINESS, NODE_BACKEND, type BackendReadiness } from '../node-backend';
 import { EVM_PROTOCOL } from './evm-protocol';
 import { EvmHeadFeed } from './evm-head-feed';
 import { NODE_PROTOCOL } from './node-protocol';
@@ -98,9 +98,20 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
         return new UpstreamEvmBackend(pool);
       },
     },
+    {
+      provide: BACKEND_READINESS,
+      inject: [NODE_BACKEND, EVM_BACKEND],
+      // Ready when every configured pool has a healthy upstream (one pool may be left unconfigured).
+      useFactory:
+        (node: UpstreamNodeBackend, evm: UpstreamEvmBackend): BackendReadiness =>
+        () => {
+          const pools = [node.pool, evm.pool].filter((p) => p.upstreams.length > 0);
+          return pools.length > 0 && pools.every((p) => p.upstreams.some((u) => u.healthy));
+        },
+    },
     UpstreamLifecycle,
   ],
-  exports: [NODE_BACKEND, EVM_BACKEND],
+  exports: [NODE_BACKEND, EVM_BACKEND, BACKEND_READINESS],
 })
 export class UpstreamModule {}
 
