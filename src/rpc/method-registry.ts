@@ -17,6 +17,12 @@ export class MethodRegistry {
     return this.methods.get(name);
   }
 
+  /** Changes nothing when called: an idempotent method, or an unknown one (it only gets an error). */
+  isRead(name: string): boolean {
+    const spec = this.methods.get(name);
+    return spec === undefined || spec.idempotent === true;
+  }
+
   has(name: string): boolean {
     return this.methods.has(name);
   }

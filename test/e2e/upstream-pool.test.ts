@@ -48,6 +48,23 @@ describe('a pool of two proxies to one devnet', () => {
     await b?.close();
   });
 
+  it('splits a batch of reads over both upstreams, runs a broadcast in its place and answers in order', async () => {
+    await waitForHeight(devnet.url, 12);
+    const before = gw.backend.pool.upstreams.map((u) => u.counters.requests);
+    // max_request_batch_size is 10 by default.
+    const reads = (from: number) => Array.from({ length: 4 }, (_, i) => ({ jsonrpc: '2.0', id: from + i, method: 'block', params: { height: String(from + i) } }));
+    const tx = Buffer.from(`batch-key=${Date.now()}`).toString('base64');
+    const batch = [...reads(1), { jsonrpc: '2.0', id: 'tx', method: 'broadcast_tx_sync', params: { tx } }, ...reads(5)];
+    const res = await post(gw.url, batch);
+    if (!Array.isArray(res.json)) throw new Error(res.text);
+    const answers = res.json as Array<{ id: unknown; result: { block?: { header: { height: string } }; code?: number } }>;
+    expect(answers.map((x) => x.id)).toEqual(batch.map((x) => x.id));
+    expect(answers.filter((x) => x.id !== 'tx').map((x) => x.result.block!.header.height)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
+    expect(answers[4].result.code).toBe(0);
+    const after = gw.backend.pool.upstreams.map((u) => u.counters.requests);
+    expect(after.map((n, i) => n - before[i]).every((n) => n > 0)).toBe(true);
+  });
+
   it('serves reads and answers immutable ones from the cache', async () => {
     const status = await call(gw.url, 'status');
     expect(status.node_info.network).toBe('rpcgw-devnet-1');

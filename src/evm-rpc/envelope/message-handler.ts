@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { CallContext, RpcConnection, Transport } from '../../rpc/call-context';
+import { batchRuns } from '../../rpc/batch-runs';
 import type { Dispatcher } from '../../rpc/dispatcher';
 import { InternalError, InvalidRequestError, LimitError, ParseError, RpcError } from '../../rpc/errors';
 import { parseBody, NULL_ID, type IncomingMessage } from './messages';
@@ -27,10 +28,7 @@ const TIMED_OUT = Symbol('timed out');
  * go-ethereum's message handling, shared by the HTTP and WebSocket transports: parse one body,
  * answer a call or a batch in order (notifications run without reply), apply the batch limits and
  * the deadline. Returns the response text, or undefined when nothing is to be written.
- *
- * Unlike go-ethereum, consecutive reads (idempotent methods) of a batch run concurrently, so that a
- * batch costs its slowest read rather than their sum, and in upstream mode spreads over the pool.
- * Any other member waits for what comes before it and runs alone, keeping writes in the client's order.
+ * Unlike go-ethereum, a batch's consecutive reads run concurrently (see batchRuns).
  */
 export class JsonRpcMessageHandler {
   private readonly logger = new Logger('EvmRpc');
@@ -67,9 +65,8 @@ export class JsonRpcMessageHandler {
     }
     const answers: string[] = [];
     let resultBytes = 0;
-    let start = 0;
-    while (start < messages.length) {
-      const end = this.runEnd(messages, start);
+    const isRead = (m: IncomingMessage) => (m.kind !== 'call' && m.kind !== 'notification') || this.dispatcher.registry.isRead(m.method);
+    for (const [start, end] of batchRuns(messages, isRead)) {
       const run = await Promise.all(messages.slice(start, end).map((m) => this.answerWithin(m, origin)));
       for (let k = 0; k < run.length; k++) {
         const i = start + k;
@@ -86,23 +83,8 @@ export class JsonRpcMessageHandler {
           return `[${answers.join(',')}]`;
         }
       }
-      start = end;
     }
     return answers.length === 0 ? undefined : `[${answers.join(',')}]`;
-  }
-
-  /** Where the run of members starting at `start` ends: after the consecutive reads, or after one other member. */
-  private runEnd(messages: readonly IncomingMessage[], start: number): number {
-    let end = start;
-    while (end < messages.length && this.isRead(messages[end])) end++;
-    return end === start ? start + 1 : end;
-  }
-
-  /** A member that changes nothing: an idempotent method, or one answered with an error before any handler runs. */
-  private isRead(message: IncomingMessage): boolean {
-    if (message.kind !== 'call' && message.kind !== 'notification') return true;
-    const spec = this.dispatcher.registry.get(message.method);
-    return spec === undefined || spec.idempotent === true;
   }
 
   private answerWithin(message: IncomingMessage, origin: BodyOrigin): Promise<Answer | undefined | typeof TIMED_OUT> {

@@ -4,12 +4,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import { GatewayConfigService } from '../../config/gateway-config.service';
 import { MetricsService, surfaceMeters, type SurfaceMeters } from '../../metrics/metrics.service';
 import type { CallContext } from '../../rpc/call-context';
+import { batchRuns } from '../../rpc/batch-runs';
 import { isImmutable, type DispatchOutcome } from '../../rpc/dispatcher';
 import { InvalidRequestError, MethodNotFoundError, RpcError } from '../../rpc/errors';
 import { NodeDispatcher } from '../node-dispatcher';
 import { endpointListHtml } from './endpoint-list';
 import { CACHE_CONTROL_IMMUTABLE, notFoundText, sendJson, serverTime } from './http-replies';
-import { parseJsonRpcBody, serializeResponse } from './jsonrpc-envelope';
+import { parseJsonRpcBody, serializeResponse, type NodeRequest } from './jsonrpc-envelope';
 
 const ALL_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
 
@@ -111,12 +112,18 @@ export class NodeHttpTransport implements OnModuleInit {
     const remote = remoteOf(req);
     const replies: string[] = [];
     const outcomes: DispatchOutcome[] = [];
-    for (const request of parsed.requests) {
-      const ctx: CallContext = { transport: 'jsonrpc', remote, requestId: request.id, correlationId: req.id };
-      const outcome = await this.dispatcher.dispatch(request, ctx);
-      if (request.notification) continue;
-      outcomes.push(outcome);
-      replies.push(serializeResponse(request.id, outcome.ok ? { result: outcome.result } : { error: outcome.error }));
+    const { requests } = parsed;
+    const dispatch = (request: NodeRequest) =>
+      this.dispatcher.dispatch(request, { transport: 'jsonrpc', remote, requestId: request.id, correlationId: req.id });
+    // Consecutive reads of a batch run together (spread over the pool in upstream mode); writes in order.
+    for (const [start, end] of batchRuns(requests, (r) => this.dispatcher.registry.isRead(r.method))) {
+      const run = await Promise.all(requests.slice(start, end).map(dispatch));
+      run.forEach((outcome, k) => {
+        const request = requests[start + k];
+        if (request.notification) return;
+        outcomes.push(outcome);
+        replies.push(serializeResponse(request.id, outcome.ok ? { result: outcome.result } : { error: outcome.error }));
+      });
     }
     if (replies.length === 0) return reply.code(200).send('');
     if (outcomes.every(isImmutable)) reply.header('Cache-Control', CACHE_CONTROL_IMMUTABLE);
