@@ -1,5 +1,5 @@
 /**
- * Fetches what a follower needs to replay one block from its leader, in one batched request: the
+ * Fetches what a follower needs to replay one block from its leader, in three concurrent calls: the
  * block (its txs, last commit, proposer and id), the leader's commit for it, and the app hash its
  * results committed to.
  */
@@ -26,10 +26,10 @@ export class BlockFetcher {
 
   async fetch(height: bigint): Promise<LeaderBlock> {
     const params = { height: height.toString() };
-    const [blockAnswer, commitAnswer, resultsAnswer] = await this.leader.batch([
-      { method: 'block', params },
-      { method: 'commit', params },
-      { method: 'block_results', params },
+    const [blockAnswer, commitAnswer, resultsAnswer] = await Promise.all([
+      this.leader.call('block', params),
+      this.leader.call('commit', params),
+      this.leader.call('block_results', params),
     ]);
     const { block, block_id: blockId } = blockAnswer as unknown as { block: BlockJson; block_id: BlockIdJson };
     const { signed_header: signed } = commitAnswer as unknown as { signed_header: { commit: CommitJson } };

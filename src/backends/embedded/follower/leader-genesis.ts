@@ -20,10 +20,7 @@ export async function readLeader(leader: LeaderClient, runsEvm: boolean): Promis
   }
   let answers: JsonObject[];
   try {
-    answers = await leader.batch([
-      { method: 'genesis', params: {} },
-      { method: 'status', params: {} },
-    ]);
+    answers = await Promise.all([leader.call('genesis'), leader.call('status')]);
   } catch (err) {
     fail(`cannot read the leader's genesis and status: ${(err as Error).message}`);
   }

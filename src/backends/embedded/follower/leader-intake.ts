@@ -8,7 +8,8 @@ import type { CheckTxResult } from '../app/application';
 import { txResult } from '../app/results';
 import { MempoolError } from '../mempool/mempool';
 import type { TxIntake } from '../mempool/tx-intake';
-import { LeaderRpcError, type LeaderClient } from './leader-client';
+import { UpstreamAnswerError } from '../../upstream/node-client';
+import type { LeaderClient } from './leader-client';
 
 export class LeaderIntake implements TxIntake {
   constructor(private readonly leader: LeaderClient) {}
@@ -18,7 +19,7 @@ export class LeaderIntake implements TxIntake {
     try {
       answer = await this.leader.call('broadcast_tx_sync', { tx: Buffer.from(tx).toString('base64') });
     } catch (err) {
-      if (err instanceof LeaderRpcError && err.data !== undefined) throw new MempoolError(err.data);
+      if (err instanceof UpstreamAnswerError && err.detail !== '') throw new MempoolError(err.detail);
       throw new ApplicationError(`the leader did not take the tx: ${(err as Error).message}`);
     }
     const { code, data, log, codespace } = answer as { code?: number; data?: string; log?: string; codespace?: string };
