@@ -5,8 +5,12 @@
  */
 export const RAW_JSON: unique symbol = Symbol.for('rpc-gateway.raw-json');
 
+/** The wire text kept on `value`, if any. */
+export function rawJsonOf(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? (value as { [RAW_JSON]?: string })[RAW_JSON] : undefined;
+}
+
 /** The JSON text of a result: the wire text kept on it, else its serialisation. */
 export function resultJson(result: unknown): string {
-  const raw = typeof result === 'object' && result !== null ? (result as { [RAW_JSON]?: string })[RAW_JSON] : undefined;
-  return raw ?? JSON.stringify(result);
+  return rawJsonOf(result) ?? JSON.stringify(result);
 }

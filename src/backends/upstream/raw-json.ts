@@ -15,8 +15,3 @@ export function attachRawJson<T extends Json>(value: T, raw: string | undefined)
   }
   return value;
 }
-
-/** The wire text kept on `value`, if any. */
-export function rawJsonOf(value: unknown): string | undefined {
-  return typeof value === 'object' && value !== null ? ((value as { [RAW_JSON]?: string })[RAW_JSON] ?? undefined) : undefined;
-}

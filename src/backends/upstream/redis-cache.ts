@@ -10,7 +10,8 @@ import { Redis } from 'ioredis';
 import type { GatewayOwnConfig } from '../../config/config.types';
 import type { Json } from '../node-backend';
 import type { CallResult } from './node-client';
-import { attachRawJson, rawJsonOf } from './raw-json';
+import { resultJson } from '../../rpc/result-json';
+import { attachRawJson } from './raw-json';
 import { redactUrl } from './redact-url';
 
 export type CacheConfig = GatewayOwnConfig['cache'];
@@ -60,7 +61,7 @@ export class RedisCache {
 
   /** Writes `result` under `key`; whether Redis took it (no caller waits for this). */
   async set(key: string, result: Json): Promise<boolean> {
-    const text = rawJsonOf(result) ?? JSON.stringify(result);
+    const text = resultJson(result);
     const fullKey = this.config.redis_key_prefix + key;
     const ttl = this.config.redis_ttl;
     const done = await this.command(() => (ttl > 0 ? this.redis.set(fullKey, text, 'PX', ttl) : this.redis.set(fullKey, text)));

@@ -25,7 +25,7 @@ export class UpstreamNodeBackend implements NodeBackend {
 
   async health(): Promise<JsonObject> {
     const all = this.pool.upstreams;
-    if (!all.some((u) => u.healthy)) throw this.pool.unavailable();
+    if (!this.pool.serving) throw this.pool.unavailable();
     if (all.every((u) => u.healthy)) return {};
     // Degraded: CometBFT's empty object plus which upstreams are down (clients ignore extra fields).
     return {

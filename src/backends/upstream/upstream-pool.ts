@@ -1,8 +1,8 @@
 /**
  * A pool of upstreams (node RPC or EVM, per its PoolProtocol): health checks, routing, retries and
  * hedging, the response cache (memory, then Redis shared by replicas) and in-flight dedup of identical
- * reads. Reloadable: `reload()` swaps the upstream list, keeping the state of upstreams whose name and URL did not change. Counters and states
- * are public for metrics.
+ * reads. Reloadable: `reload()` swaps the upstream list, keeping the state of upstreams whose name and
+ * URL did not change. Counters and states are public for metrics.
  */
 import { Logger } from '@nestjs/common';
 import type { Json } from '../node-backend';
@@ -108,6 +108,11 @@ export class UpstreamPool {
     let top = 0n;
     for (const u of this.list) if (u.healthy && u.latestHeight > top) top = u.latestHeight;
     return top;
+  }
+
+  /** Some upstream is healthy: the pool can serve. */
+  get serving(): boolean {
+    return this.list.some((u) => u.healthy);
   }
 
   /** Checks every upstream once (start-up must not wait on a dead one longer than the timeout), then polls. */

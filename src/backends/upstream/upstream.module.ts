@@ -106,7 +106,7 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
         (node: UpstreamNodeBackend, evm: UpstreamEvmBackend): BackendReadiness =>
         () => {
           const pools = [node.pool, evm.pool].filter((p) => p.upstreams.length > 0);
-          return pools.length > 0 && pools.every((p) => p.upstreams.some((u) => u.healthy));
+          return pools.length > 0 && pools.every((p) => p.serving);
         },
     },
     UpstreamLifecycle,

@@ -5,7 +5,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeClient, UpstreamAnswerError, UpstreamFailure } from '../../../src/backends/upstream/node-client';
-import { rawJsonOf } from '../../../src/backends/upstream/raw-json';
+import { rawJsonOf } from '../../../src/rpc/result-json';
 
 interface Seen {
   readonly url: string;

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { EVM_PROTOCOL } from '../../../src/backends/upstream/evm-protocol';
-import { rawJsonOf } from '../../../src/backends/upstream/raw-json';
+import { rawJsonOf } from '../../../src/rpc/result-json';
 import { RedisCache } from '../../../src/backends/upstream/redis-cache';
 import { UPSTREAM_DEFAULTS } from '../../../src/backends/upstream/upstream-config';
 import { UpstreamEvmBackend } from '../../../src/backends/upstream/upstream-evm-backend';

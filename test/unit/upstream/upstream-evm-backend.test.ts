@@ -6,7 +6,7 @@
 import { Logger } from '@nestjs/common';
 import { createServer, type Server } from 'node:http';
 import { EVM_PROTOCOL } from '../../../src/backends/upstream/evm-protocol';
-import { rawJsonOf } from '../../../src/backends/upstream/raw-json';
+import { rawJsonOf } from '../../../src/rpc/result-json';
 import { UPSTREAM_DEFAULTS } from '../../../src/backends/upstream/upstream-config';
 import { UpstreamEvmBackend } from '../../../src/backends/upstream/upstream-evm-backend';
 import { UpstreamPool } from '../../../src/backends/upstream/upstream-pool';
