@@ -57,8 +57,7 @@ async function startGateway(flags = [], files = {}) {
     url,
     pid: child.pid,
     async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await stopChild(child);
       rmSync(home, { recursive: true, force: true });
     },
   };
@@ -104,4 +103,12 @@ function table(rows) {
   for (const r of rows) console.log(line(cols.map((c) => r[c])));
 }
 
-module.exports = { ROOT, freePort, waitFor, startGateway, cpuMicros, load, measureCase, table };
+/** SIGTERM, and resolves once the process has exited (at once if it already has). */
+function stopChild(child) {
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+module.exports = { ROOT, freePort, waitFor, startGateway, stopChild, cpuMicros, load, measureCase, table };

@@ -20,7 +20,7 @@ const { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync,
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const autocannon = require('autocannon');
-const { ROOT, freePort, waitFor, startGateway, cpuMicros, load, table } = require('./lib');
+const { ROOT, freePort, waitFor, startGateway, stopChild, cpuMicros, load, table } = require('./lib');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -40,13 +40,6 @@ function findNginx() {
   } catch {
     return undefined;
   }
-}
-
-function stopChild(child) {
-  if (!child || child.exitCode !== null) return Promise.resolve();
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  return exited;
 }
 
 async function startAnvil() {

@@ -117,7 +117,8 @@ upstream.on('message', (buf) => {
 });
 `;
 
-async function startBareBroadcaster(upstreamWs, freePort, waitFor) {
+async function startBareBroadcaster(upstreamWs) {
+  const { freePort, waitFor, stopChild } = require('./lib');
   const port = await freePort();
   const child = spawn(process.execPath, ['-e', BARE_BROADCASTER], {
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -136,10 +137,7 @@ async function startBareBroadcaster(upstreamWs, freePort, waitFor) {
   return {
     wsUrl,
     pid: child.pid,
-    async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    },
+    stop: () => stopChild(child),
   };
 }
 
@@ -156,7 +154,7 @@ function rssOf(pid) {
 // ---- main: the upstream, the reference subscriber, each server under test, the figures ----
 
 async function main() {
-  const { startGateway, freePort, waitFor, table } = require('./lib');
+  const { startGateway, freePort, table } = require('./lib');
   const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 5000);
   const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 20);
   const WORKERS = Number(process.env.BENCH_WORKERS ?? 4);
@@ -275,7 +273,7 @@ async function main() {
     reference.send(subscribeMessage(0));
     stops.push(async () => reference.terminate());
 
-    const bare = await startBareBroadcaster(upstreamWs, freePort, waitFor);
+    const bare = await startBareBroadcaster(upstreamWs);
     stops.push(bare.stop);
     const floor = await measure('bare ws broadcast', bare.wsUrl, bare.pid);
     await bare.stop();
