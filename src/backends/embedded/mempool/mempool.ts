@@ -7,6 +7,7 @@ import type { Application, CheckTxResult } from '../app/application';
 import { txHash } from '../chain/hashing';
 import { toHex } from '../bytes';
 import { TxCache } from './tx-cache';
+import { UpdateLock } from './update-lock';
 
 export interface MempoolLimits {
   /** Most txs held (mempool.size). */
@@ -34,6 +35,7 @@ export class Mempool {
   private readonly txs = new Map<string, MempoolTx>();
   private bytes = 0;
   private readonly cache: TxCache;
+  private readonly lock = new UpdateLock();
 
   /**
    * @param maxDataBytes the most tx bytes a block can hold (TxPreCheck); it follows the validator
@@ -69,24 +71,39 @@ export class Mempool {
     }
     const key = toHex(txHash(tx));
     if (!this.cache.push(key)) throw new MempoolError('tx already exists in cache');
-    return this.app.checkTx(tx).then(
-      (result) => {
-        if (result.code !== 0) {
-          this.cache.remove(key);
-        } else if (this.hasRoom(tx.length) && !this.txs.has(key)) {
-          this.txs.set(key, { tx, gasWanted: result.gasWanted });
-          this.bytes += tx.length;
-        } else if (!this.txs.has(key)) {
-          // Filled up while the app was checking: forget it so that it can be sent again.
-          this.cache.remove(key);
-        }
-        return result;
-      },
-      (err: unknown) => {
-        this.cache.remove(key);
-        throw err;
-      },
-    );
+    return this.lock.shared(() => this.checkAndEnter(key, tx));
+  }
+
+  /** CheckTx, and entry when it passes: under the shared hold, so that no block commit comes between. */
+  private async checkAndEnter(key: string, tx: Uint8Array): Promise<CheckTxResult> {
+    let result: CheckTxResult;
+    try {
+      result = await this.app.checkTx(tx);
+    } catch (err) {
+      this.cache.remove(key);
+      throw err;
+    }
+    if (result.code !== 0) {
+      this.cache.remove(key);
+    } else if (this.hasRoom(tx.length) && !this.txs.has(key)) {
+      this.txs.set(key, { tx, gasWanted: result.gasWanted });
+      this.bytes += tx.length;
+    } else if (!this.txs.has(key)) {
+      // Filled up while the app was checking: forget it so that it can be sent again.
+      this.cache.remove(key);
+    }
+    return result;
+  }
+
+  /**
+   * Runs a block's commit (the application's Commit, which resets its check state, and the store write)
+   * and then update(), with no CheckTx in between, as CometBFT holds the mempool lock for both.
+   */
+  commitBlock(commit: () => Promise<void>, committed: Uint8Array[], codes: number[], reaped: Uint8Array[], maxDataBytes: number): Promise<void> {
+    return this.lock.exclusive(async () => {
+      await commit();
+      await this.update(committed, codes, reaped, maxDataBytes);
+    });
   }
 
   /** ReapMaxBytesMaxGas: the oldest txs whose proto size and gas fit; -1 means no limit. */

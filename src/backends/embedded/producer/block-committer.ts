@@ -86,11 +86,18 @@ export class BlockCommitter {
       state: next,
     });
     this.index(batch, block, results);
-    app.commit(batch);
-    await batch.write();
-    this.current = next;
-
-    await mempool.update(block.txs, results.txResults.map((r) => r.code), reaped, maxDataBytes(next));
+    const codes = results.txResults.map((r) => r.code);
+    await mempool.commitBlock(
+      async () => {
+        app.commit(batch);
+        await batch.write();
+        this.current = next;
+      },
+      block.txs,
+      codes,
+      reaped,
+      maxDataBytes(next),
+    );
     for (const event of blockEvents(block, blockId, results)) bus.publish(event);
   }
 
