@@ -10,9 +10,8 @@ import { join } from 'node:path';
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { ContractFactory, JsonRpcProvider, Wallet, type Contract } from 'ethers';
 import type { EmbeddedNodeBackend } from '../../src/backends/embedded/embedded-node-backend';
-import type { Follower } from '../../src/backends/embedded/follower/follower';
+import type { Follower } from '../../src/devnet/follower/follower';
 import { NODE_BACKEND } from '../../src/backends/node-backend';
-import { EvmRpcServers } from '../../src/evm-rpc/transports/evm-rpc-servers';
 import { compileProbe } from '../unit/embedded/evm-harness';
 import { evmRpcFlags } from '../support/backends';
 import { newBlockHeights } from '../support/comet';
@@ -30,7 +29,7 @@ let followerHome: string;
 
 const startFollower = () => startTestGateway({ ...FLAGS, 'devnet.follow': leader.url }, followerHome);
 const followerOf = (gw: TestGateway): Follower => gw.app.get<EmbeddedNodeBackend>(NODE_BACKEND).devnet.follower!;
-const evmUrl = (gw: TestGateway): string => gw.app.get(EvmRpcServers).httpUrl!;
+const evmUrl = (gw: TestGateway): string => gw.evmHttpUrl!;
 const height = async (gw: TestGateway): Promise<number> => Number((await call(gw.url, 'status')).sync_info.latest_block_height);
 
 /** Resolves once the follower has every block the leader had when called. */

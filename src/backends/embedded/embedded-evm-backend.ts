@@ -4,29 +4,31 @@
  * texts. It shares the devnet with the node backend: one chain seen two ways.
  */
 import { bytesToBigInt, createAddressFromString, setLengthLeft } from '@ethereumjs/util';
+import { devAccounts } from '../../devnet/app/evm/dev-accounts';
+import { decodeEthTx, undecodableReason } from '../../devnet/app/evm/eth-tx';
+import type { EvmApplication } from '../../devnet/app/evm/evm-application';
+import { fromHex, hexData, quantity, toChecksumAddress, word } from '../../devnet/app/evm/hex';
+import type { Devnet } from '../../devnet/devnet';
+import { MempoolError } from '../../devnet/mempool/mempool';
 import { ApplicationError } from '../../rpc/errors';
 import type { BlockRef, EvmBackend, LogFilter, TraceConfig, TransactionArgs } from '../evm-backend';
 import type { Json, JsonObject } from '../node-backend';
-import { devAccounts } from './app/evm/dev-accounts';
-import { decodeEthTx, undecodableReason } from './app/evm/eth-tx';
-import type { EvmApplication } from './app/evm/evm-application';
-import type { Devnet } from './devnet';
+import { AnswersDevnetErrors } from './devnet-errors';
 import { accountProof } from './evm-query/account-proof';
 import { CallRunner, type CallOptions } from './evm-query/call-runner';
 import { ChainJson } from './evm-query/chain-json';
 import { EvmChainView } from './evm-query/chain-view';
 import { FeeOracle } from './evm-query/fee-oracle';
 import { GasEstimator } from './evm-query/gas-estimator';
-import { fromHex, hexData, quantity, toChecksumAddress, word } from './app/evm/hex';
 import { LogQuery, type LogCaps } from './evm-query/log-query';
 import { logsJson } from './evm-query/receipt-json';
+import { TraceRunner } from './evm-query/trace-runner';
 import { txJson } from './evm-query/tx-json';
 import { TxPoolView } from './evm-query/txpool-view';
-import { MempoolError } from './mempool/mempool';
-import { TraceRunner } from './trace/trace-runner';
 
 const CLIENT_VERSION = `rpc-gateway/embedded-devnet/${process.platform}-${process.arch}/node${process.versions.node}`;
 
+@AnswersDevnetErrors()
 export class EmbeddedEvmBackend implements EvmBackend {
   private readonly evm: EvmApplication;
   private readonly chain: EvmChainView;

@@ -2,9 +2,12 @@
  * The node RPC over the embedded devnet: each method answers as a CometBFT v0.38 node running the
  * kvstore would, from the devnet's own store, mempool, indexers and application.
  */
+import { Devnet, DevnetConfig } from '../../devnet/devnet';
 import type { EventBus } from '../../events';
 import type { JsonObject, NodeBackend } from '../node-backend';
-import { Devnet, DevnetConfig } from './devnet';
+import { AnswersDevnetErrors } from './devnet-errors';
+import { blockEvents } from './events/block-events';
+import { LeaderClient } from './leader-client';
 import { AbciRpc } from './rpc/abci-rpc';
 import { BlockRpc } from './rpc/block-rpc';
 import { ConsensusRpc } from './rpc/consensus-rpc';
@@ -21,6 +24,7 @@ export interface EmbeddedBackendConfig extends DevnetConfig {
   timeoutBroadcastTxCommitMs: number;
 }
 
+@AnswersDevnetErrors()
 export class EmbeddedNodeBackend implements NodeBackend {
   private readonly blocks: BlockRpc;
   private readonly txs: TxRpc;
@@ -44,9 +48,18 @@ export class EmbeddedNodeBackend implements NodeBackend {
     this.evidence = new EvidenceRpc(devnet);
   }
 
-  /** Opens the devnet (creating its home on the first run); blocks come once start() is called. */
+  /**
+   * Opens the devnet (creating its home on the first run); blocks come once start() is called, each
+   * announced on the bus with the events a CometBFT node publishes.
+   */
   static async open(config: EmbeddedBackendConfig, bus: EventBus): Promise<EmbeddedNodeBackend> {
-    return new EmbeddedNodeBackend(await Devnet.open(config, bus), config, bus);
+    const devnet = await Devnet.open(config, {
+      onCommit: (block, blockId, results) => {
+        for (const event of blockEvents(block, blockId, results)) bus.publish(event);
+      },
+      connectLeader: (url) => new LeaderClient(url),
+    });
+    return new EmbeddedNodeBackend(devnet, config, bus);
   }
 
   /** Produces the next block at once, then one every block time. */

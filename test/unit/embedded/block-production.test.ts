@@ -1,7 +1,7 @@
-import { commitHash, dataHash, headerHash, lastResultsHash, txHash } from '../../../src/backends/embedded/chain/hashing';
-import { verify } from '../../../src/backends/embedded/chain/keys';
-import { precommitSignBytes } from '../../../src/backends/embedded/chain/vote';
-import { parseTimestamp, timestampToNanos } from '../../../src/backends/embedded/time';
+import { commitHash, dataHash, headerHash, lastResultsHash, txHash } from '../../../src/devnet/chain/hashing';
+import { verify } from '../../../src/devnet/chain/keys';
+import { precommitSignBytes } from '../../../src/devnet/chain/vote';
+import { parseTimestamp, timestampToNanos } from '../../../src/devnet/time';
 import { bytes, CHAIN_ID, errorOf, Harness, startDevnet } from './harness';
 
 type Obj = Record<string, any>;

@@ -1,4 +1,4 @@
-import { txHash } from '../../../src/backends/embedded/chain/hashing';
+import { txHash } from '../../../src/devnet/chain/hashing';
 import { parseQuery } from '../../../src/events';
 import { bytes, flush, Harness, startDevnet } from './harness';
 

@@ -1,8 +1,8 @@
-import { sign } from '../../../src/backends/embedded/chain/keys';
-import { precommitSignBytes } from '../../../src/backends/embedded/chain/vote';
+import { sign } from '../../../src/devnet/chain/keys';
+import { precommitSignBytes } from '../../../src/devnet/chain/vote';
 import { InvalidParamsError } from '../../../src/rpc/errors';
-import type { BlockId } from '../../../src/backends/embedded/chain/types';
-import { parseTimestamp } from '../../../src/backends/embedded/time';
+import type { BlockId } from '../../../src/devnet/chain/types';
+import { parseTimestamp } from '../../../src/devnet/time';
 import { CHAIN_ID, errorOf, Harness, startDevnet } from './harness';
 
 type Obj = Record<string, any>;

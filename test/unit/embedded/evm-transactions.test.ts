@@ -2,8 +2,8 @@ import { genTransactionsTrieRoot } from '@ethereumjs/block';
 import { createTxFromRLP } from '@ethereumjs/tx';
 import { Bloom } from '@ethereumjs/vm';
 import { getAddress, id, keccak256, parseEther, toBeHex, zeroPadValue } from 'ethers';
-import { commonFor } from '../../../src/backends/embedded/app/evm/evm-params';
-import { txHash } from '../../../src/backends/embedded/chain/hashing';
+import { commonFor } from '../../../src/devnet/app/evm/evm-params';
+import { txHash } from '../../../src/devnet/chain/hashing';
 import { bytes } from './harness';
 import { compileProbe, EvmHarness, GWEI, LATEST, NO_LIMITS, PENDING, at, startEvmDevnet } from './evm-harness';
 

@@ -1,5 +1,5 @@
-import { txHash } from '../../../src/backends/embedded/chain/hashing';
-import { verifyMerkleProof } from '../../../src/backends/embedded/chain/merkle';
+import { txHash } from '../../../src/devnet/chain/hashing';
+import { verifyMerkleProof } from '../../../src/devnet/chain/merkle';
 import { bytes, errorOf, Harness, startDevnet } from './harness';
 
 type Obj = Record<string, any>;

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
-import { txHash } from '../../../src/backends/embedded/chain/hashing';
+import { txHash } from '../../../src/devnet/chain/hashing';
 import { bytes, startDevnet, tempHome } from './harness';
 
 type Obj = Record<string, any>;

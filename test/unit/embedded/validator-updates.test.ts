@@ -1,6 +1,6 @@
 import { ValidatorUpdate } from 'cosmjs-types/tendermint/abci/types';
 import { BinaryReader } from 'cosmjs-types/binary';
-import { generateValidatorKey } from '../../../src/backends/embedded/chain/keys';
+import { generateValidatorKey } from '../../../src/devnet/chain/keys';
 import { bytes, flush, Harness, startDevnet } from './harness';
 
 type Obj = Record<string, any>;

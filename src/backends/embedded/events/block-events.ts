@@ -3,14 +3,14 @@
  * with the composite-key maps of types/event_bus.go.
  */
 import type { BusEvent } from '../../../events';
-import type { FinalizeBlockResult } from '../app/application';
-import { addressOf } from '../chain/keys';
-import type { AbciEvent, Block, BlockId } from '../chain/types';
-import { blockIdJson, blockJson, headerJson, hexJson, validatorJson } from '../chain/wire';
+import type { FinalizeBlockResult } from '../../../devnet/app/application';
+import { addressOf } from '../../../devnet/chain/keys';
+import type { AbciEvent, Block, BlockId } from '../../../devnet/chain/types';
+import { blockIdJson, blockJson, headerJson, hexJson, validatorJson } from '../../../devnet/chain/wire';
 import { eventJson, finalizeBlockJson, txResultJson } from '../wire/abci-json';
-import { txHash } from '../chain/hashing';
+import { txHash } from '../../../devnet/chain/hashing';
 import type { Json, JsonObject } from '../../node-backend';
-import { asJson } from '../wire/json';
+import { asJson } from '../../../devnet/json';
 
 export function blockEvents(block: Block, blockId: BlockId, results: FinalizeBlockResult): BusEvent[] {
   const height = block.header.height.toString();

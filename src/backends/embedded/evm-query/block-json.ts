@@ -6,7 +6,7 @@
  * after the block (the root eth_getProof at that block proves against).
  */
 import type { Json, JsonObject } from '../../node-backend';
-import { hexData, quantity, ZERO_HASH } from '../app/evm/hex';
+import { hexData, quantity, ZERO_HASH } from '../../../devnet/app/evm/hex';
 import type { EvmBlock } from './chain-view';
 
 /** keccak256(rlp([])): the hash of an empty uncle list. */

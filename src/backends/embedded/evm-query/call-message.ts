@@ -9,9 +9,9 @@ import { createTx, TransactionType, type AccessListBytes, type TypedTransaction 
 import { createAddressFromString, createZeroAddress, type Address } from '@ethereumjs/util';
 import { ApplicationError } from '../../../rpc/errors';
 import type { TransactionArgs } from '../../evm-backend';
-import type { BlockEnv } from '../app/evm/execution-context';
-import { TIP_ABOVE_FEE_CAP } from '../app/evm/eth-tx';
-import { fromHex, toChecksumAddress } from '../app/evm/hex';
+import type { BlockEnv } from '../../../devnet/app/evm/execution-context';
+import { TIP_ABOVE_FEE_CAP } from '../../../devnet/app/evm/eth-tx';
+import { fromHex, toChecksumAddress } from '../../../devnet/app/evm/hex';
 
 export interface CallMessage {
   tx: TypedTransaction;

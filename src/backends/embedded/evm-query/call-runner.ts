@@ -9,12 +9,12 @@ import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { formatDuration } from '../../../config/duration';
 import { ApplicationError } from '../../../rpc/errors';
 import type { BlockRef, TransactionArgs } from '../../evm-backend';
-import { blockOf, type BlockEnv } from '../app/evm/execution-context';
-import { EXECUTION_REVERTED, isRevert, revertMessage, vmErrorText } from '../app/evm/vm-errors';
+import { blockOf, type BlockEnv } from '../../../devnet/app/evm/execution-context';
+import { EXECUTION_REVERTED, isRevert, revertMessage, vmErrorText } from '../../../devnet/app/evm/vm-errors';
 import { callGas, callMessage, senderOf } from './call-message';
 import { blockEnvOf, type EvmChainView } from './chain-view';
-import { ExecutionAborted, ExecutionWatchdog } from '../app/evm/execution-watchdog';
-import { hexData, toChecksumAddress } from '../app/evm/hex';
+import { ExecutionAborted, ExecutionWatchdog } from '../../../devnet/app/evm/execution-watchdog';
+import { hexData, toChecksumAddress } from '../../../devnet/app/evm/hex';
 
 export interface CallOptions {
   gasCap: bigint;

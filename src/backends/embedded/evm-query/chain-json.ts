@@ -2,7 +2,7 @@
 import type { JsonObject } from '../../node-backend';
 import { blockJson } from './block-json';
 import type { EvmBlock, EvmChainView, ExecutedTx } from './chain-view';
-import { hexData } from '../app/evm/hex';
+import { hexData } from '../../../devnet/app/evm/hex';
 import { firstLogIndexes, receiptJson, type ReceiptPlacement } from './receipt-json';
 import { txJson } from './tx-json';
 

@@ -7,14 +7,14 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { ApplicationError } from '../../../rpc/errors';
 import type { BlockRef } from '../../evm-backend';
-import type { EvmApplication } from '../app/evm/evm-application';
-import { decodeEthTx } from '../app/evm/eth-tx';
-import type { BlockEnv } from '../app/evm/execution-context';
-import type { Block } from '../chain/types';
-import type { Devnet } from '../devnet';
-import type { EvmBlockRecord, EvmTxRecord } from '../evm-state/evm-chain-store';
-import type { BlockMeta } from '../producer/chain-state';
-import { fromHex } from '../app/evm/hex';
+import type { EvmApplication } from '../../../devnet/app/evm/evm-application';
+import { decodeEthTx } from '../../../devnet/app/evm/eth-tx';
+import type { BlockEnv } from '../../../devnet/app/evm/execution-context';
+import type { Block } from '../../../devnet/chain/types';
+import type { Devnet } from '../../../devnet/devnet';
+import type { EvmBlockRecord, EvmTxRecord } from '../../../devnet/evm-state/evm-chain-store';
+import type { BlockMeta } from '../../../devnet/producer/chain-state';
+import { fromHex } from '../../../devnet/app/evm/hex';
 
 /** A committed block with both of its faces. */
 export interface EvmBlock {

@@ -6,10 +6,10 @@
 import { ApplicationError } from '../../../rpc/errors';
 import type { BlockRef } from '../../evm-backend';
 import type { JsonObject } from '../../node-backend';
-import { nextBaseFee } from '../app/evm/base-fee';
-import type { EvmBlockRecord } from '../evm-state/evm-chain-store';
+import { nextBaseFee } from '../../../devnet/app/evm/base-fee';
+import type { EvmBlockRecord } from '../../../devnet/evm-state/evm-chain-store';
 import type { EvmChainView } from './chain-view';
-import { quantity } from '../app/evm/hex';
+import { quantity } from '../../../devnet/app/evm/hex';
 
 const GWEI = 1_000_000_000n;
 const SAMPLE_BLOCKS = 20n;

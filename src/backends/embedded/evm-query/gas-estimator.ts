@@ -7,7 +7,7 @@
  */
 import { ApplicationError } from '../../../rpc/errors';
 import type { BlockRef, TransactionArgs } from '../../evm-backend';
-import { isRevert } from '../app/evm/vm-errors';
+import { isRevert } from '../../../devnet/app/evm/vm-errors';
 import { callDeadline, throwIfFailed, type CallOptions, type CallRunner } from './call-runner';
 import { senderOf } from './call-message';
 

@@ -9,9 +9,9 @@ import { Bloom } from '@ethereumjs/vm';
 import { ApplicationError } from '../../../rpc/errors';
 import type { BlockRef, LogFilter } from '../../evm-backend';
 import type { JsonObject } from '../../node-backend';
-import type { EvmBlockRecord, EvmLog } from '../evm-state/evm-chain-store';
+import type { EvmBlockRecord, EvmLog } from '../../../devnet/evm-state/evm-chain-store';
 import type { EvmChainView } from './chain-view';
-import { fromHex, hexData } from '../app/evm/hex';
+import { fromHex, hexData } from '../../../devnet/app/evm/hex';
 import { firstLogIndexes, logJson } from './receipt-json';
 
 export interface LogCaps {

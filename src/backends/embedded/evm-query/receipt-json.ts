@@ -1,8 +1,8 @@
 /** Receipts (§5.4: keys alphabetical, as Evmos builds them from a map) and logs (§5.3: struct order). */
 import { Bloom } from '@ethereumjs/vm';
 import type { JsonObject } from '../../node-backend';
-import type { EvmLog, EvmTxRecord } from '../evm-state/evm-chain-store';
-import { hexData, quantity } from '../app/evm/hex';
+import type { EvmLog, EvmTxRecord } from '../../../devnet/evm-state/evm-chain-store';
+import { hexData, quantity } from '../../../devnet/app/evm/hex';
 
 /** Where a receipt's tx is in its block. */
 export interface ReceiptPlacement {

@@ -1,8 +1,8 @@
 /** A transaction as go-ethereum's RPCTransaction in Evmos's field order (§5.2). */
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
 import type { Json, JsonObject } from '../../node-backend';
-import { effectiveGasPrice, feeCapOf } from '../app/evm/tx-checks';
-import { hexData, quantity } from '../app/evm/hex';
+import { effectiveGasPrice, feeCapOf } from '../../../devnet/app/evm/tx-checks';
+import { hexData, quantity } from '../../../devnet/app/evm/hex';
 
 /** Where a mined tx is; pending txs have none. */
 export interface TxPlacement {

@@ -5,10 +5,10 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { JsonObject } from '../../node-backend';
-import { decodeEthTx } from '../app/evm/eth-tx';
-import { feeCapOf } from '../app/evm/tx-checks';
+import { decodeEthTx } from '../../../devnet/app/evm/eth-tx';
+import { feeCapOf } from '../../../devnet/app/evm/tx-checks';
 import type { EvmChainView } from './chain-view';
-import { hexData, quantity, toChecksumAddress } from '../app/evm/hex';
+import { hexData, quantity, toChecksumAddress } from '../../../devnet/app/evm/hex';
 import { txJson } from './tx-json';
 
 export interface PendingTx {

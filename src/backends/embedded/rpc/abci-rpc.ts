@@ -1,6 +1,6 @@
 /** The ABCI routes: abci_info and abci_query go straight to the application. */
 import type { JsonObject } from '../../node-backend';
-import type { Application } from '../app/application';
+import type { Application } from '../../../devnet/app/application';
 import { infoJson, queryResultJson } from '../wire/abci-json';
 
 export class AbciRpc {

@@ -1,12 +1,12 @@
 /** The block and state reads of the Info routes (rpc/core/blocks.go, consensus.go). */
 import type { JsonObject } from '../../node-backend';
 import { ApplicationError } from '../../../rpc/errors';
-import { blockIdJson, blockJson, commitJson, consensusParamsJson, headerJson, validatorJson } from '../chain/wire';
-import type { Devnet } from '../devnet';
-import { zeroBlockId } from '../producer/commit-signer';
-import type { BlockMeta } from '../producer/chain-state';
+import { blockIdJson, blockJson, commitJson, consensusParamsJson, headerJson, validatorJson } from '../../../devnet/chain/wire';
+import type { Devnet } from '../../../devnet/devnet';
+import { zeroBlockId } from '../../../devnet/producer/commit-signer';
+import type { BlockMeta } from '../../../devnet/producer/chain-state';
 import { blockResultsJson } from '../wire/abci-json';
-import { asJson } from '../wire/json';
+import { asJson } from '../../../devnet/json';
 import { pageOf, perPageOf, resolveHeight } from './paging';
 
 /** blockchain returns at most this many block metas. */

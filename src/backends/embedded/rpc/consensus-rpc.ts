@@ -4,13 +4,13 @@
  * precommit, which is what a single-validator node shows most of the time.
  */
 import type { Json, JsonObject } from '../../node-backend';
-import type { Commit } from '../chain/types';
-import { hexJson, timestampJson, validatorJson } from '../chain/wire';
-import type { Devnet } from '../devnet';
-import { totalVotingPower, ValidatorSet } from '../producer/validator-set';
-import { addMillis } from '../time';
-import { asJson } from '../wire/json';
-import { voteString } from '../wire/vote-string';
+import type { Commit } from '../../../devnet/chain/types';
+import { hexJson, timestampJson, validatorJson } from '../../../devnet/chain/wire';
+import type { Devnet } from '../../../devnet/devnet';
+import { totalVotingPower, ValidatorSet } from '../../../devnet/producer/validator-set';
+import { addMillis } from '../../../devnet/time';
+import { asJson } from '../../../devnet/json';
+import { voteString } from '../../../devnet/chain/vote-string';
 
 /** RoundStepNewHeight. */
 const STEP_NEW_HEIGHT = 1;

@@ -6,9 +6,9 @@
  */
 import type { JsonObject } from '../../node-backend';
 import { ApplicationError, InvalidParamsError } from '../../../rpc/errors';
-import { toHex } from '../bytes';
-import type { Devnet } from '../devnet';
-import { EvidenceDecodeError, int64Field, JsonFields, objectField } from '../evidence/amino-decode';
+import { toHex } from '../../../devnet/bytes';
+import type { Devnet } from '../../../devnet/devnet';
+import { EvidenceDecodeError, int64Field, JsonFields, objectField } from '../../../devnet/evidence/amino-decode';
 import {
   decodeDuplicateVoteEvidence,
   DuplicateVoteEvidence,
@@ -16,9 +16,9 @@ import {
   duplicateVoteString,
   validateDuplicateVote,
   verifyDuplicateVote,
-} from '../evidence/duplicate-vote';
-import { goTimeString } from '../evidence/go-format';
-import { timestampFromNanos, timestampToNanos } from '../time';
+} from '../../../devnet/evidence/duplicate-vote';
+import { goTimeString } from '../../../devnet/evidence/go-format';
+import { timestampFromNanos, timestampToNanos } from '../../../devnet/time';
 
 export class EvidenceRpc {
   /** hex(hash) of the evidence verified so far. */

@@ -1,11 +1,11 @@
 /** The node's own information: health, status, net_info, genesis and the dial routes (rpc/core/status.go, net.go). */
 import type { JsonObject } from '../../node-backend';
 import { ApplicationError } from '../../../rpc/errors';
-import { hexJson, pubKeyJson, timestampJson } from '../chain/wire';
-import type { Devnet } from '../devnet';
-import { genesisDocJson } from '../genesis/genesis-doc';
-import { BLOCK_PROTOCOL } from '../producer/chain-transitions';
-import { asJson } from '../wire/json';
+import { hexJson, pubKeyJson, timestampJson } from '../../../devnet/chain/wire';
+import type { Devnet } from '../../../devnet/devnet';
+import { genesisDocJson } from '../../../devnet/genesis/genesis-doc';
+import { BLOCK_PROTOCOL } from '../../../devnet/producer/chain-transitions';
+import { asJson } from '../../../devnet/json';
 import { netAddressError, peerIdError } from './peer-address';
 
 /** The CometBFT release whose RPC the devnet answers as. */

@@ -3,12 +3,12 @@ import { Logger } from '@nestjs/common';
 import type { JsonObject } from '../../node-backend';
 import { ApplicationError } from '../../../rpc/errors';
 import { EventBus, EventTimeoutError, parseQuery, SubscriptionCanceledError } from '../../../events';
-import type { CheckTxResult } from '../app/application';
-import { txResult } from '../app/results';
-import { txHash } from '../chain/hashing';
-import { hexJson } from '../chain/wire';
-import type { Devnet } from '../devnet';
-import { MempoolError } from '../mempool/mempool';
+import type { CheckTxResult } from '../../../devnet/app/application';
+import { txResult } from '../../../devnet/app/results';
+import { txHash } from '../../../devnet/chain/hashing';
+import { hexJson } from '../../../devnet/chain/wire';
+import type { Devnet } from '../../../devnet/devnet';
+import { MempoolError } from '../../../devnet/mempool/mempool';
 import { txResultJson } from '../wire/abci-json';
 import { perPageOf } from './paging';
 

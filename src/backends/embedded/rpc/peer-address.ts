@@ -2,7 +2,7 @@
  * The address checks of dial_seeds and dial_peers (p2p/netaddress.go NewNetAddressString), with
  * Go's error texts. A host name is not looked up: CometBFT ignores lookup errors there as well.
  */
-import { decodeGoHex } from '../bytes';
+import { decodeGoHex } from '../../../devnet/bytes';
 
 /** p2p.IDByteLength. */
 const ID_BYTE_LENGTH = 20;

@@ -2,12 +2,12 @@
 import type { JsonObject } from '../../node-backend';
 import { ApplicationError } from '../../../rpc/errors';
 import { parseQuery, Query, QueryParseError } from '../../../events/query';
-import { txHash, txProof } from '../chain/hashing';
-import { hexJson, txProofJson } from '../chain/wire';
-import type { Devnet } from '../devnet';
-import type { TxRecord } from '../producer/chain-state';
+import { txHash, txProof } from '../../../devnet/chain/hashing';
+import { hexJson, txProofJson } from '../../../devnet/chain/wire';
+import type { Devnet } from '../../../devnet/devnet';
+import type { TxRecord } from '../../../devnet/producer/chain-state';
 import { txResultJson } from '../wire/abci-json';
-import { asJson } from '../wire/json';
+import { asJson } from '../../../devnet/json';
 import { pageOf, perPageOf } from './paging';
 import type { BlockRpc } from './block-rpc';
 

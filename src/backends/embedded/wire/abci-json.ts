@@ -3,10 +3,10 @@
  * use gogo-jsonpb (every field present, int64 as strings, empty bytes as null); the other types go
  * through CometBFT's amino-style encoder, which honours `omitempty`.
  */
-import type { AbciEvent, ExecTxResult } from '../chain/types';
-import { base64Json } from '../chain/wire';
+import type { AbciEvent, ExecTxResult } from '../../../devnet/chain/types';
+import { base64Json } from '../../../devnet/chain/wire';
 import type { Json, JsonObject } from '../../node-backend';
-import type { FinalizeBlockResult, InfoResult, QueryResult, ValidatorUpdate } from '../app/application';
+import type { FinalizeBlockResult, InfoResult, QueryResult, ValidatorUpdate } from '../../../devnet/app/application';
 
 /** jsonpb Event: `{type, attributes}`, both always present. */
 function eventJsonpb(event: AbciEvent): JsonObject {

@@ -1,0 +1,39 @@
+/**
+ * A follower's line to its leader's node RPC: JSON-RPC calls over the upstream backend's NodeClient
+ * (keep-alive connections), each answer checked to be a result object.
+ */
+import { LeaderAnswerError, type LeaderConnection } from '../../devnet/follower/leader-connection';
+import type { JsonObject } from '../node-backend';
+import { NodeClient, UpstreamAnswerError } from '../upstream/node-client';
+
+export class LeaderClient implements LeaderConnection {
+  private readonly node: NodeClient;
+
+  constructor(
+    /** The leader's node RPC base URL (http:// or https://). */
+    readonly url: string,
+    private readonly timeoutMs = 10_000,
+  ) {
+    this.node = new NodeClient(url);
+  }
+
+  /** The leader's /websocket URL. */
+  get websocketUrl(): string {
+    return `${this.url.replace(/^http/, 'ws').replace(/\/$/, '')}/websocket`;
+  }
+
+  /** A JSON-RPC error answered by the leader is thrown as a LeaderAnswerError (its `detail`: CometBFT's text). */
+  async call(method: string, params: JsonObject = {}): Promise<JsonObject> {
+    const { result } = await this.node.call(method, params, this.timeoutMs).catch((err: unknown) => {
+      throw err instanceof UpstreamAnswerError ? new LeaderAnswerError(err.message, err.detail) : err;
+    });
+    if (result === null || typeof result !== 'object' || Array.isArray(result)) {
+      throw new Error(`the leader answered ${method} without a result object`);
+    }
+    return result;
+  }
+
+  close(): void {
+    this.node.close();
+  }
+}
