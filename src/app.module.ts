@@ -1,16 +1,19 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Inject, Module, type DynamicModule } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { BackendsModule } from './backends/backends.module';
 import { GatewayConfigModule } from './config/config.module';
 import type { AppConfig } from './config/config.types';
 import { EventsModule } from './events/events.module';
-import { EvmDispatcher } from './evm-rpc/core/evm-dispatcher';
 import { EvmRpcModule } from './evm-rpc/evm-rpc.module';
-import type { Logger } from 'pino';
 import { LoggingModule } from './logging/logging.module';
 import { Instrumentation } from './metrics/instrumentation';
 import { MetricsModule } from './metrics/metrics.module';
-import { NodeDispatcher } from './node-rpc/node-dispatcher';
+import { MetricsService } from './metrics/metrics.service';
 import { NodeRpcModule } from './node-rpc/node-rpc.module';
+import type { RpcEngine } from './rpc/engine';
+import { Listeners } from './rpc/listeners';
+import { RPC_ENGINE } from './rpc/registration';
+import { RpcCoreModule } from './rpc/rpc-core.module';
 
 @Module({})
 export class AppModule {
@@ -21,6 +24,7 @@ export class AppModule {
       imports: [
         GatewayConfigModule.forRoot(config),
         LoggingModule.forRoot(logger),
+        RpcCoreModule,
         MetricsModule,
         EventsModule,
         BackendsModule.forRoot(config.gateway.backend.kind),
@@ -30,9 +34,17 @@ export class AppModule {
     };
   }
 
-  /** Every surface's dispatcher is watched by metrics, the request log and the shutdown drain. */
-  constructor(instrumentation: Instrumentation, node: NodeDispatcher, evm: EvmDispatcher) {
+  /** Each interface's engine and listeners are watched by metrics, the request log and the shutdown drain. */
+  constructor(
+    instrumentation: Instrumentation,
+    metrics: MetricsService,
+    listeners: Listeners,
+    @Inject(RPC_ENGINE.node) node: RpcEngine,
+    @Inject(RPC_ENGINE.evm) evm: RpcEngine,
+  ) {
     instrumentation.instrument('node', node);
     instrumentation.instrument('evm', evm);
+    metrics.sampleConnections('node', () => listeners.connections('node'));
+    metrics.sampleConnections('evm', () => listeners.connections('evm'));
   }
 }

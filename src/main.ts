@@ -6,7 +6,6 @@ import { startGateway } from './bootstrap';
 import { parseCli } from './config/cli';
 import { ConfigError } from './config/config-error';
 import { loadConfig } from './config/load-config';
-import { EvmRpcServers } from './evm-rpc/transports/evm-rpc-servers';
 
 /** `rpc-gateway start --home DIR [flags]`: load the configuration, start the gateway, stop on signals. */
 async function main(): Promise<void> {
@@ -15,8 +14,7 @@ async function main(): Promise<void> {
   const gateway = await startGateway(config);
   const logger = new Logger('Gateway');
   logger.log(`node RPC listening on ${gateway.nodeRpcUrls.join(', ')} (home ${config.home})`);
-  const evm = gateway.app.get(EvmRpcServers);
-  if (evm.httpUrl) logger.log(`EVM JSON-RPC listening on ${evm.httpUrl} and ${evm.wsUrl}`);
+  if (gateway.evmHttpUrl) logger.log(`EVM JSON-RPC listening on ${gateway.evmHttpUrl} and ${gateway.evmWsUrl}`);
   if (gateway.metricsUrl) logger.log(`metrics, /livez and /readyz on ${gateway.metricsUrl}`);
   let stopping = false;
   // SIGTERM/SIGINT: not ready at once, stop accepting, drain calls in flight, close. A second signal exits now.

@@ -4,7 +4,7 @@
  * as 0x-hex strings, objects shaped as Evmos/go-ethereum answer). Failures are thrown as
  * `ApplicationError` (code -32000 unless a code such as 3 for reverts applies) with go-ethereum's texts.
  */
-import type { Json, JsonObject } from './node-backend';
+import type { Json, JsonObject } from '../rpc/json';
 
 export const EVM_BACKEND = Symbol('EVM_BACKEND');
 

@@ -3,8 +3,7 @@
  * strings, hashes as upper-case hex, bytes as base64), so an upstream can pass answers through and the
  * embedded devnet encodes its own. Failures are thrown as `ApplicationError` with CometBFT's texts.
  */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+import type { JsonObject } from '../rpc/json';
 
 export const NODE_BACKEND = Symbol('NODE_BACKEND');
 

@@ -3,7 +3,8 @@
  * where the value came from, for the error message.
  */
 import { ConfigError } from './config-error';
-import { fileLabel, isTomlTable, readConfigFile } from './config-files';
+import { fileLabel, isTomlTable } from './config-files';
+import type { ConfigFileName } from './config-tables';
 import { CONFIG_TABLES, TABLE_NAMES, envName, tableSpec, type TableName } from './config-tables';
 import { CONFIG_FILE_NAMES, renderToml } from './config-template';
 import type { RawSource } from './read-value';
@@ -34,11 +35,11 @@ function keyRefs(): KeyRef[] {
   );
 }
 
-/** Settings of the known tables of the three files; other tables and unknown keys are ignored. */
-export function fileSettings(home: string): Setting[] {
+/** Settings of the known tables of the three files' documents; other tables and unknown keys are ignored. */
+export function fileSettings(documents: Readonly<Record<ConfigFileName, Record<string, unknown>>>): Setting[] {
   const settings: Setting[] = [];
   for (const file of CONFIG_FILE_NAMES) {
-    const document = readConfigFile(home, file);
+    const document = documents[file];
     for (const table of TABLE_NAMES.filter((name) => CONFIG_TABLES[name].file === file)) {
       const values = document[table];
       if (values === undefined) continue;

@@ -1,3 +1,5 @@
+import type { UpstreamConfig } from './upstream-config';
+
 /**
  * The gateway's resolved configuration. Keys keep the names they have in the node's own files
  * (config.toml `[rpc]`, app.toml `[json-rpc]`) so operators can reuse what they have; durations are
@@ -100,6 +102,8 @@ export interface GatewayOwnConfig {
   };
   plugins: { paths: string[] };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  /** `[upstream]` with its `[[upstream.node]]` and `[[upstream.evm]]` lists. */
+  upstream: UpstreamConfig;
 }
 
 export interface AppConfig {

@@ -1,7 +1,10 @@
 import { resolve } from 'node:path';
 import type { AppConfig } from './config.types';
 import { envSettings, fileSettings, flagSettings, type Setting } from './config-sources';
-import { TABLE_NAMES, type TableName } from './config-tables';
+import { readConfigFile } from './config-files';
+import { TABLE_NAMES, type ConfigFileName, type TableName } from './config-tables';
+import { CONFIG_FILE_NAMES } from './config-template';
+import { parseUpstreamConfig } from './upstream-config';
 import { resolveTable } from './validate-config';
 
 export interface LoadConfigOptions {
@@ -16,14 +19,15 @@ export interface LoadConfigOptions {
 }
 
 /**
- * Resolves the configuration: defaults < files < environment < flags. Missing files are written with
- * the defaults first. Throws ConfigError (one line) on a bad value.
+ * Resolves the configuration: defaults < files < environment < flags. Each file is read once; missing
+ * files are written with the defaults first. Throws ConfigError (one line) on a bad value.
  */
 export function loadConfig(options: LoadConfigOptions): AppConfig {
   const home = resolve(options.home);
+  const documents = Object.fromEntries(CONFIG_FILE_NAMES.map((file) => [file, readConfigFile(home, file)])) as Record<ConfigFileName, Record<string, unknown>>;
   const byTable = new Map<TableName, Map<string, Setting>>(TABLE_NAMES.map((name) => [name, new Map()]));
   const settings = [
-    ...fileSettings(home),
+    ...fileSettings(documents),
     ...envSettings(options.env ?? {}),
     ...flagSettings(options.flags ?? {}),
   ];
@@ -43,6 +47,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       cache: table('cache'),
       plugins: table('plugins'),
       log: table('log'),
+      upstream: parseUpstreamConfig(documents['gateway.toml']),
     },
   };
 }

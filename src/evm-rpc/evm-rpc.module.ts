@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AdminModule } from './admin/admin.module';
 import { EvmRpcCoreModule } from './core/evm-rpc-core.module';
+import { RpcModulesModule } from './core/rpc-modules.module';
 import { DebugModule } from './debug/debug.module';
 import { EthModule } from './eth/eth.module';
 import { FiltersModule } from './filters/filters.module';
@@ -8,7 +9,6 @@ import { MinerModule } from './miner/miner.module';
 import { NetModule } from './net/net.module';
 import { PersonalModule } from './personal/personal.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
-import { EvmRpcServers } from './transports/evm-rpc-servers';
 import { EvmHttpTransport } from './transports/http/evm-http.transport';
 import { TxpoolModule } from './txpool/txpool.module';
 import { EvmWsTransport } from './transports/ws/evm-ws.transport';
@@ -16,11 +16,12 @@ import { Web3Module } from './web3/web3.module';
 
 /**
  * The EVM RPC: every namespace registers its methods (which ones are served is `[json-rpc] api`'s
- * business, checked per call) and the HTTP and WebSocket listeners start with the application.
+ * business, checked per call) and its HTTP and WebSocket transports.
  */
 @Module({
   imports: [
     EvmRpcCoreModule,
+    RpcModulesModule,
     EthModule,
     FiltersModule,
     SubscriptionsModule,
@@ -32,7 +33,7 @@ import { Web3Module } from './web3/web3.module';
     AdminModule,
     MinerModule,
   ],
-  providers: [EvmHttpTransport, EvmWsTransport, EvmRpcServers],
-  exports: [EvmRpcCoreModule, EvmRpcServers],
+  providers: [EvmHttpTransport, EvmWsTransport],
+  exports: [EvmRpcCoreModule],
 })
 export class EvmRpcModule {}

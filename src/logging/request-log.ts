@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { CallContext } from '../rpc/call-context';
-import type { DispatchObserver, DispatchOutcome, RpcRequest } from '../rpc/dispatcher';
+import type { RpcRequest } from '../rpc/dialect';
+import type { CallObserver, Outcome } from '../rpc/engine';
 
 const MAX_TEXT = 120;
 
@@ -21,11 +22,11 @@ export class RequestLog {
   constructor(private readonly logger: Logger) {}
 
   /** The observer that logs one surface's calls (`node`, `evm`). */
-  observer(surface: string): DispatchObserver {
-    return { onDispatched: (request, ctx, outcome, startedAt) => this.log(surface, request, ctx, outcome, startedAt) };
+  observer(surface: string): CallObserver {
+    return { onCall: (request, ctx, outcome, startedAt) => this.log(surface, request, ctx, outcome, startedAt) };
   }
 
-  private log(surface: string, request: RpcRequest, ctx: CallContext, outcome: DispatchOutcome, startedAt: bigint): void {
+  private log(surface: string, request: RpcRequest, ctx: CallContext, outcome: Outcome, startedAt: bigint): void {
     if (!this.logger.isLevelEnabled(outcome.ok ? 'debug' : 'warn')) return;
     const ms = Number(process.hrtime.bigint() - startedAt) / 1e6;
     const line: Record<string, unknown> = {

@@ -1,8 +1,9 @@
 import type { Histogram } from 'prom-client';
 import type { CallContext, Transport } from '../rpc/call-context';
-import type { DispatchObserver, DispatchOutcome, RpcRequest } from '../rpc/dispatcher';
+import type { RpcRequest } from '../rpc/dialect';
+import type { CallObserver, Outcome } from '../rpc/engine';
 import type { RpcError } from '../rpc/errors';
-import type { MethodSpec } from '../rpc/method-spec';
+import type { AnyMethod } from '../rpc/method';
 import { errorOutcome, OK_OUTCOME, OTHER_METHOD, refusalOf } from './label-values';
 import type { CounterCell, MetricFamilies, Surface } from './metric-families';
 
@@ -40,12 +41,12 @@ class MethodSeries {
 }
 
 /**
- * Counts and times every call a Dispatcher answers, for one surface. Label children are bound once
- * per method and transport and looked up by the method's spec object, so a call costs two map reads,
+ * Counts and times every call an engine answers, for one surface. Label children are bound once
+ * per method and transport and looked up by the method's definition object, so a call costs two map reads,
  * an addition (the counter is a cell, flushed at scrape time) and a histogram observation.
  */
-export class DispatchMetrics implements DispatchObserver {
-  private readonly series = new Map<MethodSpec | undefined, Partial<Record<Transport, MethodSeries>>>();
+export class DispatchMetrics implements CallObserver {
+  private readonly series = new Map<AnyMethod | undefined, Partial<Record<Transport, MethodSeries>>>();
 
   constructor(
     private readonly families: MetricFamilies,
@@ -53,9 +54,9 @@ export class DispatchMetrics implements DispatchObserver {
     private readonly refuse: (reason: string, limit?: string) => void,
   ) {}
 
-  onDispatched(_request: RpcRequest, ctx: CallContext, outcome: DispatchOutcome, startedAt: bigint): void {
+  onCall(_request: RpcRequest, ctx: CallContext, outcome: Outcome, startedAt: bigint): void {
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
-    const series = this.seriesOf(outcome.spec, ctx.transport);
+    const series = this.seriesOf(outcome.method, ctx.transport);
     const cells = outcome.ok ? series.ok : series.failed(outcome.error.code);
     cells.requests.inc();
     cells.duration.observe(seconds);
@@ -67,15 +68,15 @@ export class DispatchMetrics implements DispatchObserver {
     this.seriesOf(undefined, transport).failed(code).requests.inc();
   }
 
-  private seriesOf(spec: MethodSpec | undefined, transport: Transport): MethodSeries {
-    let byTransport = this.series.get(spec);
-    if (byTransport === undefined) this.series.set(spec, (byTransport = {}));
+  private seriesOf(method: AnyMethod | undefined, transport: Transport): MethodSeries {
+    let byTransport = this.series.get(method);
+    if (byTransport === undefined) this.series.set(method, (byTransport = {}));
     let series = byTransport[transport];
     if (series === undefined) {
       byTransport[transport] = series = new MethodSeries(this.families, {
         interface: this.surface,
         transport,
-        method: spec?.name ?? OTHER_METHOD,
+        method: method?.name ?? OTHER_METHOD,
       });
     }
     return series;

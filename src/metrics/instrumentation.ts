@@ -1,14 +1,13 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { RequestLog } from '../logging/request-log';
-import type { Dispatcher } from '../rpc/dispatcher';
+import type { RpcEngine } from '../rpc/engine';
 import type { Surface } from './metric-families';
 import { MetricsService } from './metrics.service';
 import { ReadinessService } from './readiness.service';
 
 /**
- * Plugs a surface's dispatcher into everything that watches calls: metrics (counts, durations,
- * in-flight, refusals), the request log and the shutdown drain. One line per surface:
- * `instrumentation.instrument('evm', evmDispatcher)`.
+ * Plugs an interface's engine into everything that watches calls: metrics (counts, durations,
+ * in-flight, bytes, batch sizes, refusals), the request log and the shutdown drain.
  */
 @Injectable()
 export class Instrumentation {
@@ -18,9 +17,9 @@ export class Instrumentation {
     @Optional() private readonly requestLog?: RequestLog,
   ) {}
 
-  instrument(surface: Surface, dispatcher: Dispatcher): void {
-    this.metrics.instrument(surface, dispatcher);
-    this.readiness.trackInFlight(() => dispatcher.inFlight);
-    if (this.requestLog) dispatcher.addObserver(this.requestLog.observer(surface));
+  instrument(surface: Surface, engine: RpcEngine): void {
+    this.metrics.instrument(surface, engine);
+    this.readiness.trackInFlight(() => engine.inFlight);
+    if (this.requestLog) engine.addObserver(this.requestLog.observer(surface));
   }
 }

@@ -1,5 +1,5 @@
 import type { Query } from '../events/query';
-import { LimitError, MethodNotFoundError, type NotFoundReason, type RpcError } from '../rpc/errors';
+import { LimitError, RefusalError, type NotFoundReason, type RpcError } from '../rpc/errors';
 
 /** The method label of a call whose name is not registered: unknown names are never labels. */
 export const OTHER_METHOD = 'other';
@@ -20,21 +20,20 @@ export function errorOutcome(code: number): string {
 }
 
 /** Refusal reasons of the guards, as label values. */
-export type GuardReason = 'unsafe' | 'websocket_only' | 'namespace_disabled' | 'not_implemented';
+export type GuardReason = 'unsafe' | 'websocket_only' | 'namespace_disabled';
 
-export const GUARD_REASONS: readonly GuardReason[] = ['unsafe', 'websocket_only', 'namespace_disabled', 'not_implemented'];
+export const GUARD_REASONS: readonly GuardReason[] = ['unsafe', 'websocket_only', 'namespace_disabled'];
 
 const GUARD_REASON: Record<NotFoundReason, GuardReason | undefined> = {
   unknown: undefined,
   unsafe: 'unsafe',
   'websocket-only': 'websocket_only',
   'namespace-disabled': 'namespace_disabled',
-  'not-implemented': 'not_implemented',
 };
 
 /** What a failed call tells about a refusal: a guard's reason, a limit's name, or nothing. */
 export function refusalOf(error: RpcError): { reason: GuardReason } | { reason: 'limit'; limit: string } | undefined {
-  if (error instanceof MethodNotFoundError) {
+  if (error instanceof RefusalError) {
     const reason = GUARD_REASON[error.reason];
     return reason === undefined ? undefined : { reason };
   }

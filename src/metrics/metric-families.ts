@@ -47,7 +47,7 @@ export function declareFamilies(registry: Registry, prefix: string) {
       ]),
       subscriptions: gauge('subscriptions', 'Live event subscriptions, by kind (node: the tm.event of the query; evm: newHeads, logs, …).', ['interface', 'kind']),
       filters: gauge('filters', 'Installed EVM polling filters, by kind (block, logs, pendingTransactions).', ['kind']),
-      refusals: counter('refusals_total', 'Calls or connections refused: by a guard (unsafe, websocket_only, namespace_disabled, not_implemented) or at a limit.', [
+      refusals: counter('refusals_total', 'Calls or connections refused: by a guard (unsafe, websocket_only, namespace_disabled) or at a limit.', [
         'interface',
         'reason',
         'limit',

@@ -1,21 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Registry, type Counter, type Gauge, type Histogram } from 'prom-client';
+import { collectDefaultMetrics, Registry, type Counter, type Gauge } from 'prom-client';
 import { GatewayConfigService } from '../config/gateway-config.service';
 import type { Transport } from '../rpc/call-context';
-import type { Dispatcher } from '../rpc/dispatcher';
+import type { EngineMeters, RpcEngine } from '../rpc/engine';
 import { DispatchMetrics } from './dispatch-metrics';
 import { GUARD_REASONS } from './label-values';
 import { declareFamilies, type MetricFamilies, type Surface } from './metric-families';
 
 /** What a transport increments per request: label children bound once, at construction. */
-export interface TransportMeter {
+interface TransportMeter {
   readonly requestBytes: Pick<Counter.Internal, 'inc'>;
   readonly responseBytes: Pick<Counter.Internal, 'inc'>;
 }
 
-const NOOP_COUNTER: Pick<Counter.Internal, 'inc'> = { inc: () => undefined };
-const NOOP_HISTOGRAM: Pick<Histogram.Internal<string>, 'observe'> = { observe: () => undefined };
-const NOOP_METER: TransportMeter = { requestBytes: NOOP_COUNTER, responseBytes: NOOP_COUNTER };
 
 /**
  * The gateway's one prom-client registry and every metric family on it (see metric-families.ts), each
@@ -39,20 +36,34 @@ export class MetricsService {
     if (this.enabled) collectDefaultMetrics({ register: this.registry, prefix });
   }
 
-  /** Counts and times every call of a surface's dispatcher, and samples its in-flight calls. */
-  instrument(surface: Surface, dispatcher: Dispatcher): void {
+  /**
+   * Counts and times every call of an interface's engine, its request and response bytes, batch sizes
+   * and refusals, and samples its in-flight calls.
+   */
+  instrument(surface: Surface, engine: RpcEngine): void {
     if (!this.enabled || this.dispatchMetrics.has(surface)) return;
     const observer = new DispatchMetrics(this.families, surface, (reason, limit) => this.refuse(surface, reason, limit));
     this.dispatchMetrics.set(surface, observer);
-    dispatcher.addObserver(observer);
-    this.families.rpc.inFlight.sample((gauge) => gauge.set({ interface: surface }, dispatcher.inFlight));
+    engine.addObserver(observer);
+    engine.useMeters(this.engineMeters(surface, observer));
+    this.families.rpc.inFlight.sample((gauge) => gauge.set({ interface: surface }, engine.inFlight));
     // Refusals start at zero, so that rate() and increase() see the first one.
     for (const reason of GUARD_REASONS) this.families.rpc.refusals.labels({ interface: surface, reason }).inc(0);
   }
 
+  private engineMeters(surface: Surface, calls: DispatchMetrics): EngineMeters {
+    const batchSize = this.families.rpc.batchSize.labels({ interface: surface });
+    return {
+      received: (transport, bytes) => this.meter(surface, transport).requestBytes.inc(bytes),
+      answered: (transport, bytes) => this.meter(surface, transport).responseBytes.inc(bytes),
+      batch: (size) => batchSize.observe(size),
+      refused: (limit) => this.refuse(surface, 'limit', limit),
+      rejected: (transport, code) => calls.rejected(transport, code),
+    };
+  }
+
   /** Byte counters of one transport of a surface. */
-  meter(surface: Surface, transport: Transport): TransportMeter {
-    if (!this.enabled) return NOOP_METER;
+  private meter(surface: Surface, transport: Transport): TransportMeter {
     const key = `${surface}/${transport}`;
     let meter = this.meters.get(key);
     if (meter === undefined) {
@@ -63,13 +74,8 @@ export class MetricsService {
     return meter;
   }
 
-  /** The batch size histogram of a surface. */
-  batchSize(surface: Surface): Pick<Histogram.Internal<string>, 'observe'> {
-    return this.enabled ? this.families.rpc.batchSize.labels({ interface: surface }) : NOOP_HISTOGRAM;
-  }
-
   /**
-   * Counts a refusal: a guard's (`unsafe`, `websocket_only`, `namespace_disabled`, `not_implemented`)
+   * Counts a refusal: a guard's (`unsafe`, `websocket_only`, `namespace_disabled`)
    * or, with reason `limit`, the limit's config key (`max_open_connections`, `batch-request-limit`, …).
    */
   refuse(surface: Surface, reason: string, limit?: string): void {
@@ -83,18 +89,13 @@ export class MetricsService {
     cell.inc();
   }
 
-  /** A call refused before dispatch (unparsable JSON): counted under `method="other"` with its error code. */
-  rejected(surface: Surface, transport: Transport, code: number): void {
-    this.dispatchMetrics.get(surface)?.rejected(transport, code);
-  }
-
   /** Open connections of a surface, read at scrape time: plain HTTP sockets and WebSockets. */
-  sampleConnections(surface: Surface, sockets: () => number, websockets: () => number): void {
+  sampleConnections(surface: Surface, connections: () => { http: number; ws: number }): void {
     if (!this.enabled) return;
     this.families.rpc.connections.sample((gauge) => {
-      const ws = websockets();
-      gauge.set({ interface: surface, protocol: 'ws' }, ws);
-      gauge.set({ interface: surface, protocol: 'http' }, Math.max(0, sockets() - ws));
+      const open = connections();
+      gauge.set({ interface: surface, protocol: 'ws' }, open.ws);
+      gauge.set({ interface: surface, protocol: 'http' }, open.http);
     });
   }
 
@@ -112,42 +113,6 @@ export class MetricsService {
   scrape(): Promise<string> {
     return this.registry.metrics();
   }
-}
-
-/** Everything a surface's transports count, bound once; no-ops when metrics are off or absent. */
-export interface SurfaceMeters {
-  readonly uri: TransportMeter;
-  readonly jsonrpc: TransportMeter;
-  readonly ws: TransportMeter;
-  readonly batchSize: Pick<Histogram.Internal<string>, 'observe'>;
-  /** A limit refused a request or connection (the limit's config key). */
-  refuse(limit: string): void;
-  /** A request failed before dispatch (unparsable JSON). */
-  rejected(transport: Transport, code: number): void;
-  /** Counts a request received by `meter`: the bytes of `text` plus `extraBytes`. */
-  received(meter: TransportMeter, text: string, extraBytes?: number): void;
-  /** Returns `body` after counting its bytes as a response of `meter`. */
-  counted(meter: TransportMeter, body: string): string;
-}
-
-/** The meters of a surface's transports; `metrics` may be absent (a module used without MetricsModule). */
-export function surfaceMeters(metrics: MetricsService | undefined, surface: Surface): SurfaceMeters {
-  const on = metrics?.enabled === true;
-  return {
-    uri: metrics ? metrics.meter(surface, 'uri') : NOOP_METER,
-    jsonrpc: metrics ? metrics.meter(surface, 'jsonrpc') : NOOP_METER,
-    ws: metrics ? metrics.meter(surface, 'ws') : NOOP_METER,
-    batchSize: metrics ? metrics.batchSize(surface) : NOOP_HISTOGRAM,
-    refuse: on ? (limit) => metrics.refuse(surface, 'limit', limit) : NOOP_END,
-    rejected: on ? (transport, code) => metrics.rejected(surface, transport, code) : NOOP_END,
-    received: on ? (meter, text, extraBytes = 0) => meter.requestBytes.inc(Buffer.byteLength(text) + extraBytes) : NOOP_END,
-    counted: on
-      ? (meter, body) => {
-          meter.responseBytes.inc(Buffer.byteLength(body));
-          return body;
-        }
-      : (_meter, body) => body,
-  };
 }
 
 const NOOP_END = (): void => undefined;

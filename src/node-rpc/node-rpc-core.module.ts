@@ -1,26 +1,34 @@
 import { Module } from '@nestjs/common';
-import { MethodRegistry } from '../rpc/method-registry';
-import { UnsafeGuard } from './guards/unsafe.guard';
-import { WebsocketOnlyGuard } from './guards/websocket-only.guard';
-import { NodeDispatcher } from './node-dispatcher';
-import { NodeErrorDialect } from './node-error-dialect';
-import { NodeParamDecoder } from './params/node-param-decoder';
+import { GatewayConfigService } from '../config/gateway-config.service';
+import { RpcEngine, type Executor } from '../rpc/engine';
+import { NODE_EXECUTOR } from '../backends/forwarders';
+import { MethodNotFoundError } from '../rpc/errors';
+import type { MethodRegistry } from '../rpc/method-registry';
+import { METHOD_REGISTRY, RPC_ENGINE } from '../rpc/registration';
+import { NodeDialect } from './node-dialect';
 
-export const NODE_REGISTRY = Symbol('NODE_REGISTRY');
-
-/** The node RPC's registry and request path; category modules import it to register their methods. */
+/** The node RPC's engine: its registry, CometBFT's dialect, and the guard policy of `[rpc]`. */
 @Module({
   providers: [
-    { provide: NODE_REGISTRY, useFactory: () => new MethodRegistry() },
-    UnsafeGuard,
-    WebsocketOnlyGuard,
     {
-      provide: NodeDispatcher,
-      inject: [NODE_REGISTRY, UnsafeGuard, WebsocketOnlyGuard],
-      useFactory: (registry: MethodRegistry, unsafe: UnsafeGuard, wsOnly: WebsocketOnlyGuard) =>
-        new NodeDispatcher(registry, new NodeParamDecoder(), [unsafe, wsOnly], new NodeErrorDialect()),
+      provide: RPC_ENGINE.node,
+      inject: [METHOD_REGISTRY.node, GatewayConfigService, { token: NODE_EXECUTOR, optional: true }],
+      useFactory: (registry: MethodRegistry, config: GatewayConfigService, executor?: Executor) => {
+        const engine = new RpcEngine(
+          new NodeDialect(),
+          registry,
+          {
+            unsafeEnabled: () => config.rpc.unsafe,
+            groupEnabled: () => true,
+            websocketOnlyRefusal: () => new MethodNotFoundError('websocket-only'),
+          },
+          () => ({ requests: { max: config.rpc.max_request_batch_size, key: 'max_request_batch_size' }, responseBytes: { max: 0, key: '' } }),
+        );
+        if (executor) engine.useExecutor(executor);
+        return engine;
+      },
     },
   ],
-  exports: [NODE_REGISTRY, NodeDispatcher],
+  exports: [RPC_ENGINE.node],
 })
 export class NodeRpcCoreModule {}

@@ -5,14 +5,13 @@ import { InfoModule } from './info/info.module';
 import { NodeRpcCoreModule } from './node-rpc-core.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { NodeHttpTransport } from './transports/node-http.transport';
-import { NodeWsTransport } from './transports/node-ws.transport';
 import { TxModule } from './tx/tx.module';
 import { UnsafeModule } from './unsafe/unsafe.module';
 
-/** The node RPC: its categories of methods and its three transports. */
+/** The node RPC: its categories of methods and its transports. */
 @Module({
   imports: [NodeRpcCoreModule, InfoModule, TxModule, AbciModule, EvidenceModule, UnsafeModule, SubscriptionsModule],
-  providers: [NodeHttpTransport, NodeWsTransport],
-  exports: [NodeRpcCoreModule, NodeWsTransport],
+  providers: [NodeHttpTransport],
+  exports: [NodeRpcCoreModule],
 })
 export class NodeRpcModule {}

@@ -1,16 +1,39 @@
+import type { RpcError } from './errors';
+
 /** How a call reached the gateway. */
 export type Transport = 'uri' | 'jsonrpc' | 'ws';
 
-/** A WebSocket connection as the dispatcher and subscription methods see it. */
+/** JSON text already serialised, in pieces (a shared tail serialised once for many subscribers). */
+export type JsonText = string | Buffer | readonly (string | Buffer)[];
+
+/** A WebSocket connection as the engine sees it. */
 export interface RpcConnection {
   /** Stable identity of the client (its remote ip:port), used as the subscriber id. */
   readonly id: string;
   /**
-   * Sends one JSON text frame (a string or its UTF-8 bytes). Returns a promise only when the frame has
-   * to wait for room in the send queue; it resolves true once the frame is handed to the socket, false
-   * when it was dropped: the connection closed, or no room came within `timeoutMs`.
+   * Sends one JSON text frame. Returns a promise only when the frame has to wait for room in the send
+   * queue; it resolves true once the frame is handed to the socket, false when it was dropped: the
+   * connection closed, or no room came within `timeoutMs`.
    */
   send(frame: string | Buffer, timeoutMs?: number): Promise<boolean> | undefined;
+  /** Called once when the connection closes. */
+  onClose(listener: () => void): void;
+}
+
+/** The notifications of one subscription, framed by the interface's dialect. */
+export interface NotificationStream {
+  /** Sends one result (its JSON text); resolves as RpcConnection.send does. */
+  send(result: JsonText, timeoutMs?: number): Promise<boolean> | undefined;
+  /** Tells the client the subscription ended with `error`. */
+  fail(error: RpcError): void;
+}
+
+/** The port through which a WebSocket call pushes notifications later (subscriptions). */
+export interface NotificationPort {
+  /** The client's connection id (the subscriber). */
+  readonly subscriber: string;
+  /** The stream of the subscription `subscriptionId` this call creates. */
+  stream(subscriptionId: string): NotificationStream;
   /** Called once when the connection closes. */
   onClose(listener: () => void): void;
 }
@@ -19,10 +42,10 @@ export interface CallContext {
   readonly transport: Transport;
   /** Remote address of the client. */
   readonly remote: string;
-  /** The request's id as received (for WS subscriptions that reuse it). */
+  /** The request's id as received. */
   readonly requestId: unknown;
-  /** Present on WebSocket calls. */
-  readonly connection?: RpcConnection;
+  /** Present on WebSocket calls: where subscriptions push their notifications. */
+  readonly notifications?: NotificationPort;
   /** Id of the HTTP request that carried the call (the client's X-Request-Id when sane), for logs. */
   readonly correlationId?: string;
 }

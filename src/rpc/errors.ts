@@ -31,16 +31,24 @@ export class InvalidRequestError extends RpcError {
   }
 }
 
-/** Why a method was not found; transports and metrics tell the cases apart. */
-export type NotFoundReason = 'unknown' | 'unsafe' | 'websocket-only' | 'namespace-disabled' | 'not-implemented';
+/** Why a guard refused a call; transports and metrics tell the cases apart. */
+export type NotFoundReason = 'unknown' | 'unsafe' | 'websocket-only' | 'namespace-disabled';
 
-export class MethodNotFoundError extends RpcError {
+/** A call a guard refused (or an unknown method): metrics count it under its reason. */
+export class RefusalError extends RpcError {
   constructor(
     readonly reason: NotFoundReason,
-    message = 'Method not found',
+    code: number,
+    message: string,
     data?: unknown,
   ) {
-    super(-32601, message, data);
+    super(code, message, data);
+  }
+}
+
+export class MethodNotFoundError extends RefusalError {
+  constructor(reason: NotFoundReason, message = 'Method not found', data?: unknown) {
+    super(reason, -32601, message, data);
   }
 }
 

@@ -1,6 +1,5 @@
 /** The devnet's EVM settings from the config: chain id, block gas limit and first base fee, as ethers sees them. */
 import { JsonRpcProvider, Wallet } from 'ethers';
-import { EvmRpcServers } from '../../src/evm-rpc/transports/evm-rpc-servers';
 import { evmRpcFlags } from '../support/backends';
 import { call, startTestGateway, waitForHeight, type TestGateway } from '../support/gateway';
 
@@ -18,7 +17,7 @@ beforeAll(async () => {
     'devnet.initial_base_fee': '7',
   });
   await waitForHeight(gw.url, 1);
-  provider = new JsonRpcProvider(gw.app.get(EvmRpcServers).httpUrl, undefined, { staticNetwork: true });
+  provider = new JsonRpcProvider(gw.evmHttpUrl, undefined, { staticNetwork: true });
 });
 
 afterAll(async () => {

@@ -5,7 +5,6 @@
  * at a height are one block.
  */
 import { ContractFactory, JsonRpcProvider, keccak256, WebSocketProvider, Wallet, type Contract, type Log } from 'ethers';
-import { EvmRpcServers } from '../../src/evm-rpc/transports/evm-rpc-servers';
 import { compileProbe } from '../unit/embedded/evm-harness';
 import { BACKENDS, evmRpcFlags, startGatewayOver } from '../support/backends';
 import { call, waitForHeight, type TestGateway } from '../support/gateway';
@@ -23,9 +22,8 @@ describe.each(BACKENDS)('over the %s backend', (kind) => {
   beforeAll(async () => {
     gw = await startGatewayOver(kind, evmRpcFlags('eth,net,web3,debug'));
     await waitForHeight(gw.url, 1);
-    const servers = gw.app.get(EvmRpcServers);
-    http = new JsonRpcProvider(servers.httpUrl, undefined, { staticNetwork: true, pollingInterval: 100 });
-    ws = new WebSocketProvider(servers.wsUrl!);
+    http = new JsonRpcProvider(gw.evmHttpUrl, undefined, { staticNetwork: true, pollingInterval: 100 });
+    ws = new WebSocketProvider(gw.evmWsUrl!);
     wallet = new Wallet(DEV_KEY, http);
     const { abi, bytecode } = compileProbe();
     const factory = new ContractFactory(abi, bytecode, wallet);

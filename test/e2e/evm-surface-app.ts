@@ -11,7 +11,8 @@ import { loadConfig } from '../../src/config/load-config';
 import { EventBus } from '../../src/events';
 import { EventsModule } from '../../src/events/events.module';
 import { EvmRpcModule } from '../../src/evm-rpc/evm-rpc.module';
-import { EvmRpcServers } from '../../src/evm-rpc/transports/evm-rpc-servers';
+import { Listeners } from '../../src/rpc/listeners';
+import { RpcCoreModule } from '../../src/rpc/rpc-core.module';
 import { FakeEvmChain } from './evm-surface-backend';
 
 export interface EvmTestApp {
@@ -40,18 +41,20 @@ export async function startEvmApp(flags: Record<string, string> = {}): Promise<E
   })
   class FakeBackendModule {}
 
-  @Module({ imports: [GatewayConfigModule.forRoot(config), EventsModule, FakeBackendModule, EvmRpcModule] })
+  @Module({ imports: [GatewayConfigModule.forRoot(config), RpcCoreModule, EventsModule, FakeBackendModule, EvmRpcModule] })
   class TestAppModule {}
 
   const app = await NestFactory.createApplicationContext(TestAppModule, { logger: false });
-  const servers = app.get(EvmRpcServers);
+  const listeners = app.get(Listeners);
+  await listeners.start();
   return {
     app,
     chain: app.get<FakeEvmChain>(EVM_BACKEND),
     bus: app.get(EventBus),
-    httpUrl: servers.httpUrl!,
-    wsUrl: servers.wsUrl!,
+    httpUrl: listeners.urls('evm', 'http')[0],
+    wsUrl: listeners.urls('evm', 'ws')[0],
     async close() {
+      await listeners.close(0);
       await app.close();
       rmSync(home, { recursive: true, force: true });
     },

@@ -593,8 +593,8 @@ describe.each([
 });
 
 it('every registered method is in the table above', async () => {
-  const { EVM_REGISTRY } = await import('../../src/evm-rpc/core/evm-registry');
-  const registry = full.app.get(EVM_REGISTRY) as import('../../src/rpc/method-registry').MethodRegistry;
+  const { METHOD_REGISTRY } = await import('../../src/rpc/registration');
+  const registry = full.app.get(METHOD_REGISTRY.evm) as import('../../src/rpc/method-registry').MethodRegistry;
   const tested = new Set([...EVERY_METHOD.map(([m]) => m), 'eth_subscribe', 'eth_unsubscribe', 'debug_writeMemProfile', 'debug_setBlockProfileRate',
     'debug_writeBlockProfile', 'debug_startCPUProfile', 'debug_stopCPUProfile', 'debug_setGCPercent', 'personal_newAccount', 'personal_unlockAccount',
     'personal_lockAccount', 'personal_importRawKey', 'personal_listAccounts', 'personal_sign', 'personal_ecRecover', 'personal_sendTransaction', 'miner_setGasPrice']);

@@ -8,7 +8,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UpstreamLifecycle } from '../../src/backends/upstream/upstream.module';
-import { EvmRpcServers } from '../../src/evm-rpc/transports/evm-rpc-servers';
 import { Anvil } from '../support/anvil';
 import { get, post, startTestGateway, waitForHeight, type TestGateway } from '../support/gateway';
 import { startUpstreamGateway, TcpProxy, upstreamToml, type NodeEntry, type UpstreamGateway } from '../support/upstream';
@@ -67,7 +66,7 @@ beforeAll(async () => {
       },
     },
   );
-  evmUrl = gw.app.get(EvmRpcServers).httpUrl!;
+  evmUrl = gw.evmHttpUrl!;
   await flaky.kill();
 });
 

@@ -219,7 +219,6 @@ describe('metrics over a known sequence of calls', () => {
       [refusal('unsafe'), 2],
       [refusal('websocket_only'), 1],
       [refusal('namespace_disabled'), 0],
-      [refusal('not_implemented'), 0],
       [refusal('limit', 'max_request_batch_size'), 1],
       [refusal('limit', 'max_subscriptions_per_client'), 1],
       [refusal('limit', 'max_body_bytes'), 1],

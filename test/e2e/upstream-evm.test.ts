@@ -8,7 +8,6 @@ import { JsonRpcProvider, Wallet, toBeHex } from 'ethers';
 import { EVM_BACKEND } from '../../src/backends/evm-backend';
 import type { UpstreamEvmBackend } from '../../src/backends/upstream/upstream-evm-backend';
 import { UpstreamLifecycle } from '../../src/backends/upstream/upstream.module';
-import { EvmRpcServers } from '../../src/evm-rpc/transports/evm-rpc-servers';
 import { Anvil, ANVIL_ADDRESS_0, ANVIL_KEY_0 } from '../support/anvil';
 import { evmRpcFlags } from '../support/backends';
 import { startUpstreamGateway, type EvmEntry } from '../support/upstream';
@@ -31,12 +30,11 @@ interface EvmUpstreamApp {
 /** A gateway in upstream mode with only `[[upstream.evm]]` entries, seen through its EVM RPC. */
 async function startApp(evm: EvmEntry[]): Promise<EvmUpstreamApp> {
   const gw = await startUpstreamGateway([], { evm, flags: evmRpcFlags('eth,net,web3') });
-  const servers = gw.app.get(EvmRpcServers);
   return {
     backend: gw.app.get<UpstreamEvmBackend>(EVM_BACKEND),
     lifecycle: gw.app.get(UpstreamLifecycle),
-    httpUrl: servers.httpUrl!,
-    wsUrl: servers.wsUrl!,
+    httpUrl: gw.evmHttpUrl!,
+    wsUrl: gw.evmWsUrl!,
     close: () => gw.close(),
   };
 }

@@ -4,7 +4,6 @@
  * then a real node-RPC and EVM upstream (HTTP and WebSocket).
  */
 import type { BackendKind } from '../../src/config/config.types';
-import { EvmRpcServers } from '../../src/evm-rpc/transports/evm-rpc-servers';
 import { startTestGateway, waitForHeight, type TestGateway } from './gateway';
 import { startUpstreamGateway } from './upstream';
 
@@ -21,9 +20,8 @@ export async function startGatewayOver(kind: BackendKind, flags: Record<string, 
   const devnet = await startTestGateway(evmRpcFlags('eth,net,web3,debug,txpool'));
   try {
     await waitForHeight(devnet.url, 1);
-    const evm = devnet.app.get(EvmRpcServers);
     const gw = await startUpstreamGateway([{ name: 'devnet', url: devnet.url }], {
-      evm: [{ name: 'devnet', url: evm.httpUrl!, ws: evm.wsUrl! }],
+      evm: [{ name: 'devnet', url: devnet.evmHttpUrl!, ws: devnet.evmWsUrl! }],
       // The default interval: a health probe gets 2 s, so a devnet slowed by a busy machine is not taken for down.
       settings: { health_check_interval: '1s' },
       flags,

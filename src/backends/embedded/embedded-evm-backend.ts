@@ -12,7 +12,7 @@ import type { Devnet } from '../../devnet/devnet';
 import { MempoolError } from '../../devnet/mempool/mempool';
 import { ApplicationError } from '../../rpc/errors';
 import type { BlockRef, EvmBackend, LogFilter, TraceConfig, TransactionArgs } from '../evm-backend';
-import type { Json, JsonObject } from '../node-backend';
+import type { Json, JsonObject } from '../../rpc/json';
 import { AnswersDevnetErrors } from './devnet-errors';
 import { accountProof } from './evm-query/account-proof';
 import { CallRunner, type CallOptions } from './evm-query/call-runner';

@@ -4,7 +4,8 @@
  */
 import { Devnet, DevnetConfig } from '../../devnet/devnet';
 import type { EventBus } from '../../events';
-import type { JsonObject, NodeBackend } from '../node-backend';
+import type { NodeBackend } from '../node-backend';
+import type { JsonObject } from '../../rpc/json';
 import { AnswersDevnetErrors } from './devnet-errors';
 import { blockEvents } from './events/block-events';
 import { LeaderClient } from './leader-client';

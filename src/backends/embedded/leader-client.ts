@@ -3,7 +3,7 @@
  * (keep-alive connections), each answer checked to be a result object.
  */
 import { LeaderAnswerError, type LeaderConnection } from '../../devnet/follower/leader-connection';
-import type { JsonObject } from '../node-backend';
+import type { JsonObject } from '../../rpc/json';
 import { NodeClient, UpstreamAnswerError } from '../upstream/node-client';
 
 export class LeaderClient implements LeaderConnection {

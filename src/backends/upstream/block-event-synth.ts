@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { BusEvent } from '../../events';
-import type { Json, JsonObject } from '../node-backend';
+import type { Json, JsonObject } from '../../rpc/json';
 
 interface AbciEventJson {
   type?: string;

@@ -13,7 +13,7 @@
 import { Logger } from '@nestjs/common';
 import WebSocket from 'ws';
 import type { Upstream } from './upstream';
-import type { UpstreamEvmConfig } from './upstream-config';
+import type { UpstreamEvmConfig } from '../../config/upstream-config';
 import type { UpstreamPool } from './upstream-pool';
 
 export const MAX_GAP = 100n;

@@ -6,7 +6,7 @@
  * an `error` becomes an UpstreamAnswerError.
  */
 import { Pool, type Dispatcher } from 'undici';
-import type { Json } from '../node-backend';
+import type { Json } from '../../rpc/json';
 import { attachRawJson } from './raw-json';
 
 /** The upstream answered with a JSON-RPC error: an answer, not an upstream failure. */

@@ -6,7 +6,7 @@
  * object must build a new one (a spread drops the text), which every surface already does.
  */
 import { RAW_JSON } from '../../rpc/result-json';
-import type { Json } from '../node-backend';
+import type { Json } from '../../rpc/json';
 
 /** Attaches `raw` (the exact JSON text of `value`) to an object or array; other values pass as they are. */
 export function attachRawJson<T extends Json>(value: T, raw: string | undefined): T {

@@ -8,7 +8,7 @@
 import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import type { GatewayOwnConfig } from '../../config/config.types';
-import type { Json } from '../node-backend';
+import type { Json } from '../../rpc/json';
 import type { CallResult } from './node-client';
 import { resultJson } from '../../rpc/result-json';
 import { attachRawJson } from './raw-json';

@@ -5,12 +5,12 @@
  * upstream at a time and move to another only when the first surely never received them.
  */
 import { ApplicationError, RpcError } from '../../rpc/errors';
-import type { Json } from '../node-backend';
+import type { Json } from '../../rpc/json';
 import { UpstreamAnswerError, UpstreamFailure, type CallResult } from './node-client';
 import type { PoolProtocol } from './pool-protocol';
 import { candidates, type RouteNeeds } from './router';
 import type { Upstream } from './upstream';
-import type { UpstreamSettings } from './upstream-config';
+import type { UpstreamSettings } from '../../config/upstream-config';
 import type { UpstreamRequestObserver } from './upstream-observer';
 
 export interface UpstreamRequest {

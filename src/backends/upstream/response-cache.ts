@@ -3,7 +3,7 @@
  * answers live until evicted; a latest-height answer is tagged with the head it was read at and dies
  * when the head moves or its TTL passes, so it is never older than one block.
  */
-import type { Json } from '../node-backend';
+import type { Json } from '../../rpc/json';
 
 interface Entry {
   readonly value: Json;

@@ -9,12 +9,10 @@
  */
 import { ApplicationError } from '../../rpc/errors';
 import type { BlockRef, EvmBackend, LogFilter, TraceConfig, TransactionArgs } from '../evm-backend';
-import type { Json, JsonObject } from '../node-backend';
-import type { CacheRule, UpstreamPool } from './upstream-pool';
+import type { Json, JsonObject } from '../../rpc/json';
+import { IMMUTABLE, LATEST, NEVER as NONE, type CacheRule } from '../../rpc/method';
+import type { UpstreamPool } from './upstream-pool';
 
-const IMMUTABLE: CacheRule = { kind: 'immutable' };
-const LATEST: CacheRule = { kind: 'latest' };
-const NONE: CacheRule = { kind: 'none' };
 /** Found: a null (unknown block or transaction) may still appear later. */
 const FOUND: CacheRule = { kind: 'immutable', keep: (r) => r !== null };
 /** A transaction is final once mined (a pending one has a null blockHash). */

@@ -5,7 +5,8 @@
  * URL did not change. Counters and states are public for metrics.
  */
 import { Logger } from '@nestjs/common';
-import type { Json } from '../node-backend';
+import type { Json } from '../../rpc/json';
+import type { CacheRule } from '../../rpc/method';
 import { HealthChecker, type HealthTransition } from './health-checker';
 import type { CallResult } from './node-client';
 import type { PoolProtocol } from './pool-protocol';
@@ -13,16 +14,9 @@ import { RedisCacheTier, type RedisCache, type RedisTierStats } from './redis-ca
 import { RequestExecutor, type UpstreamRequest } from './request-executor';
 import { ResponseCache } from './response-cache';
 import { Upstream } from './upstream';
-import type { UpstreamEndpoint, UpstreamSettings } from './upstream-config';
+import type { UpstreamEndpoint, UpstreamSettings } from '../../config/upstream-config';
 import type { PoolSurface, UpstreamObserver } from './upstream-observer';
 
-/** How an answer may be cached. */
-export type CacheRule =
-  /** Never changes once answered (checked with `keep` on the result). */
-  | { readonly kind: 'immutable'; readonly keep?: (result: Json) => boolean }
-  /** An answer about the latest height: kept for at most one block. */
-  | { readonly kind: 'latest' }
-  | { readonly kind: 'none' };
 
 export interface PoolRequest extends UpstreamRequest {
   readonly cache: CacheRule;
@@ -183,7 +177,7 @@ export class UpstreamPool {
     if (!req.idempotent) return (await this.executor.execute(req)).result;
     const key = `${req.method}${JSON.stringify(req.params)}`;
     const head = this.head;
-    if (req.cache.kind !== 'none') {
+    if (req.cache.kind !== 'never') {
       const hit = this.cache.get(key, head);
       if (hit !== undefined) return hit;
     }

@@ -11,13 +11,17 @@ import { Inject, Injectable, Logger, Module, type OnApplicationBootstrap, type O
 import { GatewayConfigService } from '../../config/gateway-config.service';
 import { EventBus } from '../../events';
 import { EventsModule } from '../../events/events.module';
+import type { MethodRegistry } from '../../rpc/method-registry';
+import { METHOD_REGISTRY } from '../../rpc/registration';
 import { EVM_BACKEND } from '../evm-backend';
+import { EVM_EXECUTOR, NODE_EXECUTOR } from '../forwarders';
+import { forwardingExecutor } from './forwarder';
 import { BACKEND_READINESS, NODE_BACKEND, type BackendReadiness } from '../node-backend';
 import { EVM_PROTOCOL } from './evm-protocol';
 import { EvmHeadFeed } from './evm-head-feed';
 import { NODE_PROTOCOL } from './node-protocol';
 import { RedisCache } from './redis-cache';
-import { loadUpstreamConfig } from './upstream-config';
+import { reloadUpstreamConfig } from '../../config/upstream-config';
 import { UPSTREAM_OBSERVER, type UpstreamObserver } from './upstream-observer';
 import { UpstreamEvmBackend } from './upstream-evm-backend';
 import { UpstreamNodeBackend } from './upstream-node-backend';
@@ -62,7 +66,7 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
   /** Re-reads `[[upstream.node]]` and `[[upstream.evm]]`; a bad file is logged and the running lists kept. */
   async reload(): Promise<void> {
     try {
-      const upstream = loadUpstreamConfig(this.config.home);
+      const upstream = reloadUpstreamConfig(this.config.home);
       await Promise.all([this.backend.pool.reload(upstream.nodes), this.evm.pool.reload(upstream.evm)]);
     } catch (err) {
       this.logger.error(`upstream reload failed, keeping the current list: ${(err as Error).message}`);
@@ -80,19 +84,19 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
     },
     {
       provide: NODE_BACKEND,
-      inject: [GatewayConfigService, EventBus, RESPONSE_CACHE_REDIS, { token: UPSTREAM_OBSERVER, optional: true }],
-      useFactory: (config: GatewayConfigService, bus: EventBus, redis: RedisCache | null, observer?: UpstreamObserver): UpstreamNodeBackend => {
-        const upstream = loadUpstreamConfig(config.home);
+      inject: [GatewayConfigService, EventBus, RESPONSE_CACHE_REDIS, METHOD_REGISTRY.node, { token: UPSTREAM_OBSERVER, optional: true }],
+      useFactory: (config: GatewayConfigService, bus: EventBus, redis: RedisCache | null, methods: MethodRegistry, observer?: UpstreamObserver): UpstreamNodeBackend => {
+        const upstream = config.gateway.upstream;
         const pool = new UpstreamPool(upstream.nodes, upstream.settings, poolCache(config, redis), NODE_PROTOCOL);
         if (observer) pool.watchedBy(observer, 'node');
-        return new UpstreamNodeBackend(pool, new WsMultiplexer(pool, bus), config.rpc.timeout_broadcast_tx_commit);
+        return new UpstreamNodeBackend(pool, new WsMultiplexer(pool, bus), config.rpc.timeout_broadcast_tx_commit, methods);
       },
     },
     {
       provide: EVM_BACKEND,
       inject: [GatewayConfigService, RESPONSE_CACHE_REDIS, { token: UPSTREAM_OBSERVER, optional: true }],
       useFactory: (config: GatewayConfigService, redis: RedisCache | null, observer?: UpstreamObserver): UpstreamEvmBackend => {
-        const upstream = loadUpstreamConfig(config.home);
+        const upstream = config.gateway.upstream;
         const pool = new UpstreamPool(upstream.evm, upstream.settings, poolCache(config, redis), EVM_PROTOCOL, 'EVM');
         if (observer) pool.watchedBy(observer, 'evm');
         return new UpstreamEvmBackend(pool);
@@ -109,9 +113,11 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
           return pools.length > 0 && pools.every((p) => p.serving);
         },
     },
+    { provide: NODE_EXECUTOR, inject: [NODE_BACKEND], useFactory: (node: UpstreamNodeBackend) => forwardingExecutor(node.pool, {}) },
+    { provide: EVM_EXECUTOR, inject: [EVM_BACKEND], useFactory: (evm: UpstreamEvmBackend) => forwardingExecutor(evm.pool, []) },
     UpstreamLifecycle,
   ],
-  exports: [NODE_BACKEND, EVM_BACKEND, BACKEND_READINESS],
+  exports: [NODE_BACKEND, EVM_BACKEND, BACKEND_READINESS, NODE_EXECUTOR, EVM_EXECUTOR],
 })
 export class UpstreamModule {}
 

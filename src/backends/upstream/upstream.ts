@@ -3,7 +3,7 @@ import { CircuitBreaker } from './circuit-breaker';
 import { LatencyWindow } from './latency-window';
 import { NodeClient } from './node-client';
 import { redactUrl } from './redact-url';
-import type { UpstreamEndpoint, UpstreamSettings } from './upstream-config';
+import type { UpstreamEndpoint, UpstreamSettings } from '../../config/upstream-config';
 
 export type DownReason = '' | 'unreachable' | 'lagging' | 'catching-up' | 'wrong-chain' | 'not-checked';
 

@@ -7,7 +7,7 @@
  */
 import { Logger } from '@nestjs/common';
 import type { BusEvent, EventBus } from '../../events';
-import type { JsonObject } from '../node-backend';
+import type { JsonObject } from '../../rpc/json';
 import { eventHeight, eventIdentity, heightOnlyNewBlock, synthesizeBlockEvents } from './block-event-synth';
 import type { Upstream } from './upstream';
 import type { UpstreamPool } from './upstream-pool';

@@ -2,10 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Wallet, keccak256 } from 'ethers';
 import { EVM_BACKEND, type EvmBackend } from '../../backends/evm-backend';
 import { GatewayConfigService } from '../../config/gateway-config.service';
-import type { MethodSpec } from '../../rpc/method-spec';
-import { param, type MethodTable } from '../core/evm-method';
+import { defineMethod, param, type AnyMethod } from '../../rpc/method';
+import type { MethodSource } from '../../rpc/registration';
+import * as c from '../codec/codecs';
 import { checkEnode } from './enode';
-import type { DecodedArgs as A } from '../../rpc/method-spec';
 
 /**
  * admin, as a running node without peers answers: the gateway has a p2p identity of its own (made
@@ -13,7 +13,7 @@ import type { DecodedArgs as A } from '../../rpc/method-spec';
  * and accepted the way go-ethereum accepts them before any connection exists.
  */
 @Injectable()
-export class AdminMethods implements MethodTable {
+export class AdminMethods implements MethodSource {
   /** The uncompressed secp256k1 public key without its 0x04 prefix. */
   private readonly publicKey = new Wallet(Wallet.createRandom().privateKey).signingKey.publicKey.slice(4);
 
@@ -22,21 +22,22 @@ export class AdminMethods implements MethodTable {
     private readonly config: GatewayConfigService,
   ) {}
 
-  methods(): MethodSpec[] {
+  methods(): AnyMethod[] {
     const group = 'admin';
-    const peerRequest = (name: string): MethodSpec => ({
-      group,
-      name,
-      params: [param('url', 'string')],
-      handler: (a: A) => {
-        checkEnode(a.url);
-        return true;
-      },
-    });
+    const peerRequest = (name: string): AnyMethod =>
+      defineMethod({
+        group,
+        name,
+        params: [param('url', c.string)],
+        handler: (a) => {
+          checkEnode(a.url);
+          return true;
+        },
+      });
     return [
-      { group, name: 'admin_nodeInfo', params: [], handler: () => this.nodeInfo() },
-      { group, name: 'admin_peers', params: [], handler: () => [] },
-      { group, name: 'admin_datadir', params: [], handler: () => this.config.home },
+      defineMethod({ group, name: 'admin_nodeInfo', params: [], handler: () => this.nodeInfo() }),
+      defineMethod({ group, name: 'admin_peers', params: [], handler: () => [] }),
+      defineMethod({ group, name: 'admin_datadir', params: [], handler: () => this.config.home }),
       ...['admin_addPeer', 'admin_removePeer', 'admin_addTrustedPeer', 'admin_removeTrustedPeer'].map(peerRequest),
     ];
   }

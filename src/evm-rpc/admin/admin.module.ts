@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { namespaceModule } from '../core/namespace-module';
+import { methodsModule } from '../../rpc/registration';
 import { AdminMethods } from './admin.methods';
 
-@Module(namespaceModule('admin', [AdminMethods]))
+@Module(methodsModule('evm', 'admin', [AdminMethods]))
 export class AdminModule {}

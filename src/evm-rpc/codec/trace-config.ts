@@ -1,5 +1,5 @@
 import type { TraceConfig } from '../../backends/evm-backend';
-import type { JsonObject } from '../../backends/node-backend';
+import type { JsonObject } from '../../rpc/json';
 import { decodeBool, decodeString, goMembers, isObject, jsonKind, typeError, type GoField } from './go-json';
 
 const STRUCT = 'TraceConfig';

@@ -1,47 +1,41 @@
 import { Module } from '@nestjs/common';
 import { GatewayConfigService } from '../../config/gateway-config.service';
-import { MethodRegistry } from '../../rpc/method-registry';
-import { EvmParamDecoder } from '../codec/evm-param-decoder';
-import { JsonRpcMessageHandler } from '../envelope/message-handler';
-import { NamespaceGuard } from '../guards/namespace.guard';
-import { NotImplementedGuard } from '../guards/not-implemented.guard';
-import { WebsocketOnlyGuard } from '../guards/websocket-only.guard';
-import { EvmDispatcher } from './evm-dispatcher';
-import { EvmErrorDialect } from './evm-error-dialect';
-import { EVM_REGISTRY } from './evm-registry';
-import { rpcModulesMethod } from './rpc-modules';
+import { RpcEngine, type Executor } from '../../rpc/engine';
+import { EVM_EXECUTOR } from '../../backends/forwarders';
+import type { MethodRegistry } from '../../rpc/method-registry';
+import { METHOD_REGISTRY, RPC_ENGINE } from '../../rpc/registration';
+import { EvmDialect } from '../evm-dialect';
+import { NotificationsNotSupportedError } from '../evm-errors';
+import { RPC_NAMESPACE } from './rpc-modules';
 
-/** The EVM RPC's registry, request path and message handling; namespace modules import it. */
+/**
+ * The EVM RPC's engine: its registry, go-ethereum's dialect, and the guard policy of `[json-rpc]`
+ * (a namespace not listed in `api` does not exist for clients; `rpc` always does).
+ */
 @Module({
   providers: [
     {
-      provide: EVM_REGISTRY,
-      inject: [GatewayConfigService],
-      useFactory: (config: GatewayConfigService) => {
-        const registry = new MethodRegistry();
-        registry.register(rpcModulesMethod(registry, () => config.jsonRpc));
-        return registry;
+      provide: RPC_ENGINE.evm,
+      inject: [METHOD_REGISTRY.evm, GatewayConfigService, { token: EVM_EXECUTOR, optional: true }],
+      useFactory: (registry: MethodRegistry, config: GatewayConfigService, executor?: Executor) => {
+        const engine = new RpcEngine(
+          new EvmDialect(),
+          registry,
+          {
+            unsafeEnabled: () => config.rpc.unsafe,
+            groupEnabled: (group) => group === RPC_NAMESPACE || config.jsonRpc.api.includes(group),
+            websocketOnlyRefusal: () => new NotificationsNotSupportedError(),
+          },
+          () => ({
+            requests: { max: config.jsonRpc['batch-request-limit'], key: 'batch-request-limit' },
+            responseBytes: { max: config.jsonRpc['batch-response-max-size'], key: 'batch-response-max-size' },
+          }),
+        );
+        if (executor) engine.useExecutor(executor);
+        return engine;
       },
     },
-    NamespaceGuard,
-    NotImplementedGuard,
-    WebsocketOnlyGuard,
-    {
-      provide: EvmDispatcher,
-      inject: [EVM_REGISTRY, NamespaceGuard, NotImplementedGuard, WebsocketOnlyGuard],
-      useFactory: (registry: MethodRegistry, namespace: NamespaceGuard, notImplemented: NotImplementedGuard, wsOnly: WebsocketOnlyGuard) =>
-        new EvmDispatcher(registry, new EvmParamDecoder(), [namespace, notImplemented, wsOnly], new EvmErrorDialect()),
-    },
-    {
-      provide: JsonRpcMessageHandler,
-      inject: [EvmDispatcher, GatewayConfigService],
-      useFactory: (dispatcher: EvmDispatcher, config: GatewayConfigService) =>
-        new JsonRpcMessageHandler(dispatcher, () => ({
-          requests: config.jsonRpc['batch-request-limit'],
-          responseBytes: config.jsonRpc['batch-response-max-size'],
-        })),
-    },
   ],
-  exports: [EVM_REGISTRY, EvmDispatcher, JsonRpcMessageHandler],
+  exports: [RPC_ENGINE.evm],
 })
 export class EvmRpcCoreModule {}

@@ -1,22 +1,28 @@
-import type { JsonRpcConfig } from '../../config/config.types';
+import { Inject, Injectable } from '@nestjs/common';
+import { GatewayConfigService } from '../../config/gateway-config.service';
+import { defineMethod, type AnyMethod } from '../../rpc/method';
 import type { MethodRegistry } from '../../rpc/method-registry';
-import type { MethodSpec } from '../../rpc/method-spec';
+import { METHOD_REGISTRY, type MethodSource } from '../../rpc/registration';
 
 /** The `rpc` namespace go-ethereum always adds; served whatever `[json-rpc] api` says. */
 export const RPC_NAMESPACE = 'rpc';
 
 /** rpc_modules: every enabled namespace that has methods, plus `rpc`, each at version "1.0". */
-export function rpcModulesMethod(registry: MethodRegistry, config: () => JsonRpcConfig): MethodSpec {
-  return {
-    name: 'rpc_modules',
-    group: RPC_NAMESPACE,
-    params: [],
-    idempotent: true,
-    handler: () => {
-      const served = new Set(registry.list().map((spec) => spec.group));
-      const modules: Record<string, string> = {};
-      for (const namespace of [...config().api, RPC_NAMESPACE]) if (served.has(namespace)) modules[namespace] = '1.0';
-      return modules;
-    },
-  };
+@Injectable()
+export class RpcModulesMethods implements MethodSource {
+  constructor(
+    @Inject(METHOD_REGISTRY.evm) private readonly registry: MethodRegistry,
+    private readonly config: GatewayConfigService,
+  ) {}
+
+  methods(): AnyMethod[] {
+    return [defineMethod({ group: RPC_NAMESPACE, name: 'rpc_modules', params: [], idempotent: true, handler: () => this.modules() })];
+  }
+
+  private modules(): Record<string, string> {
+    const served = this.registry.groups();
+    const modules: Record<string, string> = {};
+    for (const namespace of [...this.config.jsonRpc.api, RPC_NAMESPACE]) if (served.has(namespace)) modules[namespace] = '1.0';
+    return modules;
+  }
 }

@@ -1,21 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getHeapStatistics } from 'node:v8';
-import type { MethodSpec } from '../../rpc/method-spec';
-import { param, type MethodTable } from '../core/evm-method';
+import { defineMethod, param, type AnyMethod } from '../../rpc/method';
+import type { MethodSource } from '../../rpc/registration';
+import * as c from '../codec/codecs';
 import { CpuProfiler } from './runtime/cpu-profiler';
 import { EventLoopProfile } from './runtime/event-loop-profile';
 import { GcMonitor } from './runtime/gc-monitor';
 import { exposedGc, GcPercent } from './runtime/gc-percent';
 import { writeDiagnosticReport, writeHeapProfile } from './runtime/profile-files';
-import type { DecodedArgs as A } from '../../rpc/method-spec';
 
 /**
  * go-ethereum's runtime debug methods, answered by the Node.js process they run in (docs/evm-rpc.md
  * lists what each one means here).
  */
 @Injectable()
-export class DebugRuntimeMethods implements MethodTable {
+export class DebugRuntimeMethods implements MethodSource {
   constructor(
     private readonly gc: GcMonitor,
     private readonly gcPercent: GcPercent,
@@ -23,15 +23,15 @@ export class DebugRuntimeMethods implements MethodTable {
     private readonly cpu: CpuProfiler,
   ) {}
 
-  methods(): MethodSpec[] {
+  methods(): AnyMethod[] {
     const group = 'debug';
-    const file = param('file', 'string');
-    const seconds = param('nsec', 'uint64Number');
+    const file = param('file', c.string);
+    const seconds = param('nsec', c.uint64Number);
     return [
-      { group, name: 'debug_memStats', params: [], handler: () => this.memStats() },
-      { group, name: 'debug_gcStats', params: [], handler: () => this.gc.stats() },
-      { group, name: 'debug_setGCPercent', params: [param('percent', 'int')], handler: (a: A) => this.gcPercent.set(a.percent) },
-      {
+      defineMethod({ group, name: 'debug_memStats', params: [], handler: () => this.memStats() }),
+      defineMethod({ group, name: 'debug_gcStats', params: [], handler: () => this.gc.stats() }),
+      defineMethod({ group, name: 'debug_setGCPercent', params: [param('percent', c.int)], handler: (a) => this.gcPercent.set(a.percent) }),
+      defineMethod({
         group,
         name: 'debug_freeOSMemory',
         params: [],
@@ -39,44 +39,44 @@ export class DebugRuntimeMethods implements MethodTable {
           exposedGc()?.();
           return null;
         },
-      },
-      { group, name: 'debug_stacks', params: [], handler: () => stacks() },
-      { group, name: 'debug_writeMemProfile', params: [file], handler: (a: A) => writeHeapProfile(a.file) },
-      {
+      }),
+      defineMethod({ group, name: 'debug_stacks', params: [], handler: () => stacks() }),
+      defineMethod({ group, name: 'debug_writeMemProfile', params: [file], handler: (a) => writeHeapProfile(a.file) }),
+      defineMethod({
         group,
         name: 'debug_setBlockProfileRate',
-        params: [param('rate', 'int')],
-        handler: (a: A) => {
+        params: [param('rate', c.int)],
+        handler: (a) => {
           this.eventLoop.setRate(a.rate);
           return null;
         },
-      },
-      { group, name: 'debug_writeBlockProfile', params: [file], handler: (a: A) => this.writeBlockProfile(a.file) },
-      {
+      }),
+      defineMethod({ group, name: 'debug_writeBlockProfile', params: [file], handler: (a) => this.writeBlockProfile(a.file) }),
+      defineMethod({
         group,
         name: 'debug_blockProfile',
         params: [file, seconds],
-        handler: async (a: A) => {
+        handler: async (a) => {
           this.eventLoop.setRate(1);
           await sleep(a.nsec * 1000);
           await this.writeBlockProfile(a.file);
           this.eventLoop.setRate(0);
           return null;
         },
-      },
-      { group, name: 'debug_writeMutexProfile', params: [file], handler: (a: A) => writeDiagnosticReport(a.file) },
-      { group, name: 'debug_startCPUProfile', params: [file], handler: (a: A) => this.cpu.start(a.file) },
-      { group, name: 'debug_stopCPUProfile', params: [], handler: () => this.cpu.stop() },
-      {
+      }),
+      defineMethod({ group, name: 'debug_writeMutexProfile', params: [file], handler: (a) => writeDiagnosticReport(a.file) }),
+      defineMethod({ group, name: 'debug_startCPUProfile', params: [file], handler: (a) => this.cpu.start(a.file) }),
+      defineMethod({ group, name: 'debug_stopCPUProfile', params: [], handler: () => this.cpu.stop() }),
+      defineMethod({
         group,
         name: 'debug_cpuProfile',
         params: [file, seconds],
-        handler: async (a: A) => {
+        handler: async (a) => {
           await this.cpu.start(a.file);
           await sleep(a.nsec * 1000);
           return this.cpu.stop();
         },
-      },
+      }),
     ];
   }
 

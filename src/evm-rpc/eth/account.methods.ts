@@ -1,22 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Transaction } from 'ethers';
 import { EVM_BACKEND, type EvmBackend } from '../../backends/evm-backend';
-import type { JsonObject } from '../../backends/node-backend';
 import { ApplicationError } from '../../rpc/errors';
-import type { MethodSpec } from '../../rpc/method-spec';
+import type { JsonObject } from '../../rpc/json';
+import { defineMethod, optional, param, type AnyMethod } from '../../rpc/method';
+import type { MethodSource } from '../../rpc/registration';
 import { DevKeystore } from '../accounts/dev-keystore';
 import { signText, signTypedData } from '../accounts/signatures';
 import { TransactionDefaults } from '../accounts/transaction-defaults';
 import { TransactionSubmitter } from '../accounts/transaction-submitter';
+import * as c from '../codec/codecs';
 import type { RpcTransactionArgs } from '../codec/transaction-args';
-import { param, type MethodTable } from '../core/evm-method';
-import type { DecodedArgs as A } from '../../rpc/method-spec';
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 /** Accounts of the dev keystore and sending: eth_accounts, eth_sign*, eth_send*, eth_resend. */
 @Injectable()
-export class EthAccountMethods implements MethodTable {
+export class EthAccountMethods implements MethodSource {
   constructor(
     @Inject(EVM_BACKEND) private readonly b: EvmBackend,
     private readonly keystore: DevKeystore,
@@ -24,36 +24,37 @@ export class EthAccountMethods implements MethodTable {
     private readonly defaults: TransactionDefaults,
   ) {}
 
-  methods(): MethodSpec[] {
+  methods(): AnyMethod[] {
     const keys = this.keystore;
     const group = 'eth';
     return [
-      { group, name: 'eth_accounts', params: [], idempotent: true, handler: () => keys.addresses() },
-      {
+      defineMethod({ group, name: 'eth_accounts', params: [], idempotent: true, handler: () => keys.addresses() }),
+      defineMethod({
         group,
         name: 'eth_sign',
-        params: [param('address', 'address'), param('data', 'data')],
-        handler: async (a: A) => signText(await keys.unlockedWallet(a.address), a.data),
-      },
-      {
+        params: [param('address', c.address), param('data', c.data)],
+        handler: async (a) => signText(await keys.unlockedWallet(a.address), a.data),
+      }),
+      defineMethod({
         group,
         name: 'eth_signTypedData',
-        params: [param('address', 'address'), param('typedData', 'typedData')],
-        handler: async (a: A) => signTypedData(await keys.unlockedWallet(a.address), a.typedData),
-      },
-      { group, name: 'eth_sendRawTransaction', params: [param('data', 'data')], handler: (a: A) => this.submitter.submitRaw(a.data) },
-      {
+        params: [param('address', c.address), param('typedData', c.typedData)],
+        handler: async (a) => signTypedData(await keys.unlockedWallet(a.address), a.typedData),
+      }),
+      // Not forwarded: the gateway checks the fee cap, replay protection and the miner gas price floor first.
+      defineMethod({ group, name: 'eth_sendRawTransaction', params: [param('data', c.data)], handler: (a) => this.submitter.submitRaw(a.data) }),
+      defineMethod({
         group,
         name: 'eth_sendTransaction',
-        params: [param('args', 'transactionArgs')],
-        handler: async (a: A) => this.submitter.signAndSubmit(a.args, await keys.unlockedWallet(a.args.from ?? ZERO_ADDRESS)),
-      },
-      {
+        params: [param('args', c.transactionArgs)],
+        handler: async (a) => this.submitter.signAndSubmit(a.args, await keys.unlockedWallet(a.args.from ?? ZERO_ADDRESS)),
+      }),
+      defineMethod({
         group,
         name: 'eth_resend',
-        params: [param('args', 'transactionArgs'), param('gasPrice', 'big', true), param('gasLimit', 'uint64', true)],
-        handler: (a: A) => this.resend(a.args, a.gasPrice, a.gasLimit),
-      },
+        params: [param('args', c.transactionArgs), optional('gasPrice', c.big), optional('gasLimit', c.uint64)],
+        handler: (a) => this.resend(a.args, a.gasPrice, a.gasLimit),
+      }),
     ];
   }
 

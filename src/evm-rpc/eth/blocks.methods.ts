@@ -1,63 +1,89 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVM_BACKEND, type BlockRef, type EvmBackend } from '../../backends/evm-backend';
-import type { JsonObject } from '../../backends/node-backend';
-import type { MethodSpec } from '../../rpc/method-spec';
+import type { Json, JsonObject } from '../../rpc/json';
+import { defineMethod, param, type AnyMethod } from '../../rpc/method';
+import type { MethodSource } from '../../rpc/registration';
+import { blockNumberOf, FOUND, foundAt, heightAt, MINED } from '../block-rules';
+import * as c from '../codec/codecs';
 import { toQuantity } from '../codec/hex';
-import { param, type MethodTable } from '../core/evm-method';
-import type { DecodedArgs as A } from '../../rpc/method-spec';
 
 const byHash = (hash: string): BlockRef => ({ kind: 'hash', hash, requireCanonical: false });
 
-/** A found answer at an explicit number or hash never changes (CometBFT blocks are final). */
-const foundAtFixedBlock = (a: Record<string, unknown>, result: unknown): boolean =>
-  result !== null && (a.hash !== undefined || (a.block as BlockRef | undefined)?.kind !== 'tag');
-const found = (_a: unknown, result: unknown): boolean => result !== null;
-const mined = (_a: unknown, result: unknown): boolean => result !== null && (result as JsonObject).blockHash !== null;
+/** A found block (or what is in it) at the call's `block`: kept once found at a fixed block. */
+const foundAtBlock = {
+  cache: (a: { readonly block: BlockRef }) => foundAt(a.block),
+  height: (a: { readonly block: BlockRef }) => heightAt(a.block),
+};
+/** A found block (or what is in it) by hash. */
+const foundByHash = { cache: () => FOUND };
+
+/** The block of the first log of a transaction's logs (a receipt's logs all carry it). */
+const firstLogBlock = (result: Json): bigint | undefined => (Array.isArray(result) && result.length > 0 ? blockNumberOf(result[0]) : undefined);
 
 /** Blocks, transactions, receipts and transaction logs. */
 @Injectable()
-export class EthBlockMethods implements MethodTable {
+export class EthBlockMethods implements MethodSource {
   constructor(@Inject(EVM_BACKEND) private readonly b: EvmBackend) {}
 
-  methods(): MethodSpec[] {
+  methods(): AnyMethod[] {
     const b = this.b;
-    const read = { group: 'eth', idempotent: true, immutable: foundAtFixedBlock };
+    const read = { group: 'eth', idempotent: true, forward: true } as const;
     const count = async (block: BlockRef) => {
       const n = await b.getBlockTransactionCount(block);
       return n === null ? null : toQuantity(n);
     };
     return [
-      {
+      defineMethod({
         ...read,
+        ...foundAtBlock,
         name: 'eth_getBlockByNumber',
-        params: [param('block', 'blockNumber'), param('fullTransactions', 'bool')],
-        handler: (a: A) => b.getBlockByNumber(a.block, a.fullTransactions),
-      },
-      {
+        params: [param('block', c.blockNumber), param('fullTransactions', c.bool)],
+        handler: (a) => b.getBlockByNumber(a.block, a.fullTransactions),
+      }),
+      defineMethod({
         ...read,
+        ...foundByHash,
         name: 'eth_getBlockByHash',
-        params: [param('hash', 'hash'), param('fullTransactions', 'bool')],
-        handler: (a: A) => b.getBlockByHash(a.hash, a.fullTransactions),
-      },
-      { ...read, name: 'eth_getBlockTransactionCountByNumber', params: [param('block', 'blockNumber')], handler: (a: A) => count(a.block) },
-      { ...read, name: 'eth_getBlockTransactionCountByHash', params: [param('hash', 'hash')], handler: (a: A) => count(byHash(a.hash)) },
-      { ...read, name: 'eth_getTransactionByHash', params: [param('hash', 'hash')], immutable: mined, handler: (a: A) => b.getTransactionByHash(a.hash) },
-      {
+        params: [param('hash', c.hash), param('fullTransactions', c.bool)],
+        handler: (a) => b.getBlockByHash(a.hash, a.fullTransactions),
+      }),
+      defineMethod({ ...read, ...foundAtBlock, name: 'eth_getBlockTransactionCountByNumber', params: [param('block', c.blockNumber)], handler: (a) => count(a.block) }),
+      defineMethod({ ...read, ...foundByHash, name: 'eth_getBlockTransactionCountByHash', params: [param('hash', c.hash)], handler: (a) => count(byHash(a.hash)) }),
+      defineMethod({ ...read, name: 'eth_getTransactionByHash', params: [param('hash', c.hash)], cache: () => MINED, handler: (a) => b.getTransactionByHash(a.hash) }),
+      defineMethod({
         ...read,
+        ...foundAtBlock,
         name: 'eth_getTransactionByBlockNumberAndIndex',
-        params: [param('block', 'blockNumber'), param('index', 'uint')],
-        handler: (a: A) => b.getTransactionByBlockAndIndex(a.block, a.index),
-      },
-      {
+        params: [param('block', c.blockNumber), param('index', c.uint)],
+        handler: (a) => b.getTransactionByBlockAndIndex(a.block, a.index),
+      }),
+      defineMethod({
         ...read,
+        ...foundByHash,
         name: 'eth_getTransactionByBlockHashAndIndex',
-        params: [param('hash', 'hash'), param('index', 'uint')],
-        handler: (a: A) => b.getTransactionByBlockAndIndex(byHash(a.hash), a.index),
-      },
-      { ...read, name: 'eth_getTransactionReceipt', params: [param('hash', 'hash')], immutable: found, handler: (a: A) => b.getTransactionReceipt(a.hash) },
-      { ...read, name: 'eth_getBlockReceipts', params: [param('block', 'blockNumberOrHash')], handler: (a: A) => b.getBlockReceipts(a.block) },
-      { ...read, name: 'eth_getTransactionLogs', params: [param('hash', 'hash')], immutable: found, handler: (a: A) => b.getTransactionLogs(a.hash) },
-      { group: 'eth', name: 'eth_getPendingTransactions', params: [], handler: () => this.pendingTransactions() },
+        params: [param('hash', c.hash), param('index', c.uint)],
+        handler: (a) => b.getTransactionByBlockAndIndex(byHash(a.hash), a.index),
+      }),
+      defineMethod({
+        ...read,
+        ...foundByHash,
+        name: 'eth_getTransactionReceipt',
+        params: [param('hash', c.hash)],
+        revealsHeight: blockNumberOf,
+        handler: (a) => b.getTransactionReceipt(a.hash),
+      }),
+      defineMethod({ ...read, ...foundAtBlock, name: 'eth_getBlockReceipts', params: [param('block', c.blockNumberOrHash)], handler: (a) => b.getBlockReceipts(a.block) }),
+      // Not forwarded: the upstream backend reads it from the receipt (not every node serves it).
+      defineMethod({
+        ...read,
+        ...foundByHash,
+        forward: false,
+        name: 'eth_getTransactionLogs',
+        params: [param('hash', c.hash)],
+        revealsHeight: firstLogBlock,
+        handler: (a) => b.getTransactionLogs(a.hash),
+      }),
+      defineMethod({ group: 'eth', name: 'eth_getPendingTransactions', params: [], handler: () => this.pendingTransactions() }),
     ];
   }
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
+import { methodsModule } from '../../rpc/registration';
 import { AccountsModule } from '../accounts/accounts.module';
-import { namespaceModule } from '../core/namespace-module';
 import { MinerSettingsModule } from '../miner/miner-settings.module';
 import { EthAccountMethods } from './account.methods';
 import { EthBlockMethods } from './blocks.methods';
@@ -8,5 +8,5 @@ import { EthChainMethods } from './chain.methods';
 import { EthStateMethods } from './state.methods';
 
 /** The eth namespace (filters and subscriptions register from their own modules). */
-@Module(namespaceModule('eth', [EthChainMethods, EthStateMethods, EthBlockMethods, EthAccountMethods], { imports: [AccountsModule, MinerSettingsModule] }))
+@Module(methodsModule('evm', 'eth', [EthChainMethods, EthStateMethods, EthBlockMethods, EthAccountMethods], { imports: [AccountsModule, MinerSettingsModule] }))
 export class EthModule {}

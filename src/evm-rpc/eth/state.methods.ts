@@ -2,61 +2,77 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EVM_BACKEND, type BlockRef, type EvmBackend } from '../../backends/evm-backend';
 import { GatewayConfigService } from '../../config/gateway-config.service';
 import { ApplicationError } from '../../rpc/errors';
-import type { MethodSpec } from '../../rpc/method-spec';
+import { defineMethod, optional, param, type AnyMethod } from '../../rpc/method';
+import type { MethodSource } from '../../rpc/registration';
+import { cacheAt, heightAt } from '../block-rules';
+import * as c from '../codec/codecs';
 import { toQuantity } from '../codec/hex';
 import { decodeStorageSlot } from '../codec/storage-slot';
 import { toBackendArgs, type RpcTransactionArgs } from '../codec/transaction-args';
-import { param, type MethodTable } from '../core/evm-method';
-import type { DecodedArgs as A } from '../../rpc/method-spec';
 
 const LATEST: BlockRef = { kind: 'tag', tag: 'latest' };
 const PENDING: BlockRef = { kind: 'tag', tag: 'pending' };
 
+/** A read of the state at the call's `block`: kept as long as that block's state is, routed to nodes that have it. */
+const atBlock = {
+  cache: (a: { readonly block?: BlockRef }) => cacheAt(a.block),
+  height: (a: { readonly block?: BlockRef }) => heightAt(a.block),
+};
+
 /** Account state and execution at a block: balances, code, storage, proofs, eth_call, eth_estimateGas. */
 @Injectable()
-export class EthStateMethods implements MethodTable {
+export class EthStateMethods implements MethodSource {
   constructor(
     @Inject(EVM_BACKEND) private readonly b: EvmBackend,
     private readonly config: GatewayConfigService,
   ) {}
 
-  methods(): MethodSpec[] {
+  methods(): AnyMethod[] {
     const b = this.b;
-    const read = { group: 'eth', idempotent: true };
-    const at = param('block', 'blockNumberOrHash');
+    const read = { group: 'eth', idempotent: true, ...atBlock } as const;
+    const stateRead = { ...read, forward: true } as const;
+    const at = param('block', c.blockNumberOrHash);
     return [
-      { ...read, name: 'eth_getBalance', params: [param('address', 'address'), at], handler: async (a: A) => toQuantity(await b.getBalance(a.address, a.block)) },
-      {
-        ...read,
+      defineMethod({
+        ...stateRead,
+        name: 'eth_getBalance',
+        params: [param('address', c.address), at],
+        handler: async (a) => toQuantity(await b.getBalance(a.address, a.block)),
+      }),
+      defineMethod({
+        ...stateRead,
         name: 'eth_getStorageAt',
-        params: [param('address', 'address'), param('slot', 'string'), at],
-        handler: (a: A) => b.getStorageAt(a.address, decodeStorageSlot(a.slot), a.block),
-      },
-      {
-        ...read,
+        params: [param('address', c.address), param('slot', c.string), at],
+        handler: (a) => b.getStorageAt(a.address, decodeStorageSlot(a.slot), a.block),
+      }),
+      defineMethod({
+        ...stateRead,
         name: 'eth_getTransactionCount',
-        params: [param('address', 'address'), at],
-        handler: async (a: A) => toQuantity(await b.getTransactionCount(a.address, a.block)),
-      },
-      { ...read, name: 'eth_getCode', params: [param('address', 'address'), at], handler: (a: A) => b.getCode(a.address, a.block) },
-      {
-        ...read,
+        params: [param('address', c.address), at],
+        handler: async (a) => toQuantity(await b.getTransactionCount(a.address, a.block)),
+      }),
+      defineMethod({ ...stateRead, name: 'eth_getCode', params: [param('address', c.address), at], handler: (a) => b.getCode(a.address, a.block) }),
+      defineMethod({
+        ...stateRead,
         name: 'eth_getProof',
-        params: [param('address', 'address'), param('storageKeys', 'strings'), at],
-        handler: (a: A) => b.getProof(a.address, (a.storageKeys as string[]).map(decodeStorageSlot), a.block),
-      },
-      {
+        params: [param('address', c.address), param('storageKeys', c.strings), at],
+        handler: (a) => b.getProof(a.address, a.storageKeys.map(decodeStorageSlot), a.block),
+      }),
+      // eth_call and eth_estimateGas are not forwarded: the gateway caps their gas and sets their timeout.
+      defineMethod({
         ...read,
         name: 'eth_call',
-        params: [param('args', 'transactionArgs'), param('block', 'blockNumberOrHash', true), param('overrides', 'stateOverride', true)],
-        handler: (a: A) => this.call(a.args, a.block ?? LATEST, a.overrides),
-      },
-      {
+        params: [param('args', c.transactionArgs), optional('block', c.blockNumberOrHash), optional('overrides', c.stateOverride)],
+        handler: (a) => this.call(a.args, a.block ?? LATEST, a.overrides),
+      }),
+      defineMethod({
         ...read,
         name: 'eth_estimateGas',
-        params: [param('args', 'transactionArgs'), param('block', 'blockNumber', true)],
-        handler: async (a: A) => toQuantity(await b.estimateGas(toBackendArgs(a.args), a.block ?? PENDING, this.limits())),
-      },
+        params: [param('args', c.transactionArgs), optional('block', c.blockNumber)],
+        // Without a block it estimates against the pending state, which is not kept.
+        cache: (a) => cacheAt(a.block ?? PENDING),
+        handler: async (a) => toQuantity(await b.estimateGas(toBackendArgs(a.args), a.block ?? PENDING, this.limits())),
+      }),
     ];
   }
 

@@ -1,5 +1,5 @@
 import type { BlockRef, EvmBackend } from '../../backends/evm-backend';
-import type { JsonObject } from '../../backends/node-backend';
+import type { JsonObject } from '../../rpc/json';
 
 /** go-ethereum's header fields, in its order; a block object has them plus its body. */
 const HEADER_FIELDS = [

@@ -1,6 +1,6 @@
 import type { BlockRef, LogFilter } from '../../backends/evm-backend';
-import type { JsonObject } from '../../backends/node-backend';
 import { ApplicationError } from '../../rpc/errors';
+import type { JsonObject } from '../../rpc/json';
 
 /** go-ethereum's raw values of block tags, which its range error prints. */
 const TAG_VALUES: Record<string, bigint> = { earliest: 0n, latest: -1n, pending: -2n, finalized: -3n, safe: -4n };

@@ -1,8 +1,9 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnModuleDestroy } from '@nestjs/common';
 import { EVM_BACKEND, type EvmBackend, type LogFilter } from '../../backends/evm-backend';
-import type { Json, JsonObject } from '../../backends/node-backend';
 import { GatewayConfigService } from '../../config/gateway-config.service';
+import { MetricsService } from '../../metrics/metrics.service';
 import { ApplicationError } from '../../rpc/errors';
+import type { Json, JsonObject } from '../../rpc/json';
 import type { BlockEvents } from './block-events';
 import { ChainFeed, type BlockListener } from './chain-feed';
 import { checkLiveRange, matchesLog } from './log-match';
@@ -16,6 +17,8 @@ interface PollingFilter {
   /** Epoch ms after which the sweeper removes it, unless polled first. */
   deadline: number;
   items: Json[];
+  /** Ends the filter's count in the metrics (uninstalled or expired). */
+  readonly ended: () => void;
 }
 
 /** A filter lives 5 minutes after its creation or last poll (Evmos, go-ethereum). */
@@ -28,6 +31,10 @@ const CAP_ERRORS: Record<FilterKind, string> = {
   blocks: 'error creating block filter: max limit reached',
   pendingTransactions: 'error creating pending tx filter: max limit reached',
 };
+
+/** The `kind` label of the installed filters gauge. */
+const METRIC_KINDS: Record<FilterKind, string> = { logs: 'logs', blocks: 'block', pendingTransactions: 'pendingTransactions' };
+const NOT_COUNTED = (): void => undefined;
 
 /** go-ethereum's subscription type numbers, which the getFilterLogs error prints. */
 const TYPE_NUMBERS: Record<FilterKind, number> = { logs: 1, pendingTransactions: 4, blocks: 5 };
@@ -47,13 +54,15 @@ export class PollingFilters implements BlockListener, OnModuleDestroy {
     private readonly feed: ChainFeed,
     private readonly config: GatewayConfigService,
     @Inject(EVM_BACKEND) private readonly backend: EvmBackend,
+    @Optional() private readonly metrics?: MetricsService,
   ) {}
 
   create(kind: FilterKind, criteria: LogFilter = {}): string {
     if (this.filters.size >= this.config.jsonRpc['filter-cap']) throw new ApplicationError(CAP_ERRORS[kind]);
     if (kind === 'logs') checkLiveRange(criteria);
     const id = newRpcId();
-    this.filters.set(id, { kind, criteria, deadline: Date.now() + FILTER_TIMEOUT_MS, items: [] });
+    const ended = this.metrics?.filterInstalled(METRIC_KINDS[kind]) ?? NOT_COUNTED;
+    this.filters.set(id, { kind, criteria, deadline: Date.now() + FILTER_TIMEOUT_MS, items: [], ended });
     this.follow();
     return id;
   }
@@ -75,9 +84,12 @@ export class PollingFilters implements BlockListener, OnModuleDestroy {
   }
 
   uninstall(id: string): boolean {
-    const removed = this.filters.delete(id);
-    if (removed) this.unfollowIfIdle();
-    return removed;
+    const filter = this.filters.get(id);
+    if (!filter) return false;
+    this.filters.delete(id);
+    filter.ended();
+    this.unfollowIfIdle();
+    return true;
   }
 
   logCaps(): { blockRange: number; logs: number } {
@@ -104,6 +116,7 @@ export class PollingFilters implements BlockListener, OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
+    for (const filter of this.filters.values()) filter.ended();
     this.filters.clear();
     this.unfollowIfIdle();
   }
@@ -124,7 +137,11 @@ export class PollingFilters implements BlockListener, OnModuleDestroy {
 
   private sweep(): void {
     const now = Date.now();
-    for (const [id, filter] of this.filters) if (filter.deadline <= now) this.filters.delete(id);
+    for (const [id, filter] of this.filters) {
+      if (filter.deadline > now) continue;
+      this.filters.delete(id);
+      filter.ended();
+    }
     this.unfollowIfIdle();
   }
 

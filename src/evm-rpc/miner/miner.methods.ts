@@ -1,49 +1,50 @@
 import { Injectable } from '@nestjs/common';
 import { ApplicationError } from '../../rpc/errors';
-import type { MethodSpec } from '../../rpc/method-spec';
-import { param, type MethodTable } from '../core/evm-method';
+import { defineMethod, optional, param, type AnyMethod, type Params } from '../../rpc/method';
+import type { MethodSource } from '../../rpc/registration';
+import * as c from '../codec/codecs';
 import { MinerSettings } from './miner-settings';
-import type { DecodedArgs as A } from '../../rpc/method-spec';
 
 /** miner, as Evmos serves it: a validator chain has no mining, but etherbase and gas price are settable. */
 @Injectable()
-export class MinerMethods implements MethodTable {
+export class MinerMethods implements MethodSource {
   constructor(private readonly settings: MinerSettings) {}
 
-  methods(): MethodSpec[] {
+  methods(): AnyMethod[] {
     const group = 'miner';
-    const unsupported = (name: string, params: MethodSpec['params']): MethodSpec => ({
-      group,
-      name,
-      params,
-      handler: () => {
-        throw new ApplicationError(`unsupported rpc function: ${name}`);
-      },
-    });
+    const unsupported = (name: string, params: Params): AnyMethod =>
+      defineMethod({
+        group,
+        name,
+        params,
+        handler: () => {
+          throw new ApplicationError(`unsupported rpc function: ${name}`);
+        },
+      });
     return [
-      {
+      defineMethod({
         group,
         name: 'miner_setEtherbase',
-        params: [param('etherbase', 'address')],
-        handler: (a: A) => {
+        params: [param('etherbase', c.address)],
+        handler: (a) => {
           this.settings.etherbase = a.etherbase;
           return true;
         },
-      },
-      {
+      }),
+      defineMethod({
         group,
         name: 'miner_setGasPrice',
-        params: [param('gasPrice', 'big')],
-        handler: (a: A) => {
+        params: [param('gasPrice', c.big)],
+        handler: (a) => {
           this.settings.minGasPrice = a.gasPrice;
           return true;
         },
-      },
-      { group, name: 'miner_getHashrate', params: [], idempotent: true, handler: () => 0 },
-      { group, name: 'miner_setGasLimit', params: [param('gasLimit', 'uint')], handler: () => false },
-      { group, name: 'miner_stop', params: [], handler: () => null },
-      unsupported('miner_setExtra', [param('extra', 'string')]),
-      unsupported('miner_start', [param('threads', 'int', true)]),
+      }),
+      defineMethod({ group, name: 'miner_getHashrate', params: [], idempotent: true, handler: () => 0 }),
+      defineMethod({ group, name: 'miner_setGasLimit', params: [param('gasLimit', c.uint)], handler: () => false }),
+      defineMethod({ group, name: 'miner_stop', params: [], handler: () => null }),
+      unsupported('miner_setExtra', [param('extra', c.string)]),
+      unsupported('miner_start', [optional('threads', c.int)]),
     ];
   }
 }

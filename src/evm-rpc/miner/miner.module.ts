@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { namespaceModule } from '../core/namespace-module';
+import { methodsModule } from '../../rpc/registration';
 import { MinerMethods } from './miner.methods';
 import { MinerSettingsModule } from './miner-settings.module';
 
-@Module(namespaceModule('miner', [MinerMethods], { imports: [MinerSettingsModule] }))
+@Module(methodsModule('evm', 'miner', [MinerMethods], { imports: [MinerSettingsModule] }))
 export class MinerModule {}

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { namespaceModule } from '../core/namespace-module';
+import { methodsModule } from '../../rpc/registration';
 import { NetMethods } from './net.methods';
 
-@Module(namespaceModule('net', [NetMethods]))
+@Module(methodsModule('evm', 'net', [NetMethods]))
 export class NetModule {}

@@ -1,74 +1,75 @@
 import { Injectable } from '@nestjs/common';
 import { ApplicationError } from '../../rpc/errors';
-import type { MethodSpec, ParamSpec } from '../../rpc/method-spec';
+import { defineMethod, optional, param, type AnyMethod, type Params } from '../../rpc/method';
+import type { MethodSource } from '../../rpc/registration';
 import { DevKeystore } from '../accounts/dev-keystore';
 import { recoverTextSigner, signText } from '../accounts/signatures';
 import { TransactionSubmitter } from '../accounts/transaction-submitter';
-import { param, type MethodTable } from '../core/evm-method';
-import type { DecodedArgs as A } from '../../rpc/method-spec';
+import * as c from '../codec/codecs';
 
 const NO_SMARTCARDS = 'smartcard wallet not supported yet';
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
 /** personal: the dev keystore's accounts, passwords and password-authorised signing. */
 @Injectable()
-export class PersonalMethods implements MethodTable {
+export class PersonalMethods implements MethodSource {
   constructor(
     private readonly keystore: DevKeystore,
     private readonly submitter: TransactionSubmitter,
   ) {}
 
-  methods(): MethodSpec[] {
+  methods(): AnyMethod[] {
     const keys = this.keystore;
     const group = 'personal';
-    const smartcardOnly = (name: string, params: ParamSpec[]): MethodSpec => ({
-      group,
-      name,
-      params,
-      handler: () => {
-        throw new ApplicationError(NO_SMARTCARDS);
-      },
-    });
+    const smartcardOnly = (name: string, params: Params): AnyMethod =>
+      defineMethod({
+        group,
+        name,
+        params,
+        handler: () => {
+          throw new ApplicationError(NO_SMARTCARDS);
+        },
+      });
     return [
-      { group, name: 'personal_listAccounts', params: [], handler: () => keys.addresses() },
-      { group, name: 'personal_listWallets', params: [], handler: () => this.wallets() },
-      { group, name: 'personal_newAccount', params: [param('password', 'string')], handler: (a: A) => keys.create(a.password) },
-      {
+      defineMethod({ group, name: 'personal_listAccounts', params: [], handler: () => keys.addresses() }),
+      defineMethod({ group, name: 'personal_listWallets', params: [], handler: () => this.wallets() }),
+      defineMethod({ group, name: 'personal_newAccount', params: [param('password', c.string)], handler: (a) => keys.create(a.password) }),
+      defineMethod({
         group,
         name: 'personal_importRawKey',
-        params: [param('privateKey', 'string'), param('password', 'string')],
-        handler: (a: A) => keys.importKey(a.privateKey, a.password),
-      },
-      {
+        params: [param('privateKey', c.string), param('password', c.string)],
+        handler: (a) => keys.importKey(a.privateKey, a.password),
+      }),
+      defineMethod({
         group,
         name: 'personal_unlockAccount',
-        params: [param('address', 'address'), param('password', 'string'), param('duration', 'uint64Number', true)],
-        handler: (a: A) => keys.unlock(a.address, a.password, a.duration),
-      },
-      { group, name: 'personal_lockAccount', params: [param('address', 'address')], handler: (a: A) => keys.lock(a.address) },
-      {
+        params: [param('address', c.address), param('password', c.string), optional('duration', c.uint64Number)],
+        handler: (a) => keys.unlock(a.address, a.password, a.duration),
+      }),
+      defineMethod({ group, name: 'personal_lockAccount', params: [param('address', c.address)], handler: (a) => keys.lock(a.address) }),
+      defineMethod({
         group,
         name: 'personal_sendTransaction',
-        params: [param('args', 'transactionArgs'), param('password', 'string')],
-        handler: async (a: A) => this.submitter.signAndSubmit(a.args, await keys.walletWithPassword(a.args.from ?? ZERO_ADDRESS, a.password)),
-      },
-      {
+        params: [param('args', c.transactionArgs), param('password', c.string)],
+        handler: async (a) => this.submitter.signAndSubmit(a.args, await keys.walletWithPassword(a.args.from ?? ZERO_ADDRESS, a.password)),
+      }),
+      defineMethod({
         group,
         name: 'personal_sign',
         // Without the password (as ethers and viem send it) the account must be unlocked, as for eth_sign.
-        params: [param('data', 'data'), param('address', 'address'), param('password', 'string', true)],
-        handler: async (a: A) =>
+        params: [param('data', c.data), param('address', c.address), optional('password', c.string)],
+        handler: async (a) =>
           signText(a.password === undefined ? await keys.unlockedWallet(a.address) : await keys.walletWithPassword(a.address, a.password), a.data),
-      },
-      {
+      }),
+      defineMethod({
         group,
         name: 'personal_ecRecover',
-        params: [param('data', 'data'), param('signature', 'data')],
+        params: [param('data', c.data), param('signature', c.data)],
         idempotent: true,
-        handler: (a: A) => recoverTextSigner(a.data, a.signature),
-      },
-      smartcardOnly('personal_unpair', [param('url', 'string'), param('pin', 'string')]),
-      smartcardOnly('personal_initializeWallet', [param('url', 'string')]),
+        handler: (a) => recoverTextSigner(a.data, a.signature),
+      }),
+      smartcardOnly('personal_unpair', [param('url', c.string), param('pin', c.string)]),
+      smartcardOnly('personal_initializeWallet', [param('url', c.string)]),
     ];
   }
 

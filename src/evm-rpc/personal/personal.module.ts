@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
+import { methodsModule } from '../../rpc/registration';
 import { AccountsModule } from '../accounts/accounts.module';
-import { namespaceModule } from '../core/namespace-module';
 import { PersonalMethods } from './personal.methods';
 
-@Module(namespaceModule('personal', [PersonalMethods], { imports: [AccountsModule] }))
+@Module(methodsModule('evm', 'personal', [PersonalMethods], { imports: [AccountsModule] }))
 export class PersonalModule {}

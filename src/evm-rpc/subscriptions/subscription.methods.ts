@@ -1,24 +1,35 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { EVM_BACKEND, type EvmBackend, type LogFilter } from '../../backends/evm-backend';
-import type { Json } from '../../backends/node-backend';
-import type { CallContext, RpcConnection } from '../../rpc/call-context';
+import { MetricsService } from '../../metrics/metrics.service';
+import type { CallContext, NotificationPort } from '../../rpc/call-context';
 import { ApplicationError, InvalidParamsError, RpcError } from '../../rpc/errors';
-import type { MethodSpec } from '../../rpc/method-spec';
+import type { Json } from '../../rpc/json';
+import { defineMethod, optional, param, type AnyMethod } from '../../rpc/method';
+import type { MethodSource } from '../../rpc/registration';
 import { CodecError } from '../codec/codec-error';
+import * as c from '../codec/codecs';
 import { decodeFilterCriteria } from '../codec/filter-criteria';
 import { decodeBool } from '../codec/go-json';
-import { param, type MethodTable } from '../core/evm-method';
 import type { BlockEvents } from '../filters/block-events';
 import { ChainFeed, type BlockListener } from '../filters/chain-feed';
 import { checkLiveRange, matchesLog } from '../filters/log-match';
 import { newRpcId } from '../filters/rpc-id';
-import type { DecodedArgs as A } from '../../rpc/method-spec';
 
 /** Blocks a subscription may fall behind before it is dropped. */
 const MAX_BACKLOG = 256;
+const NOT_COUNTED = (): void => undefined;
+
+/** The kinds of subscription eth_subscribe serves (the `kind` label of the subscriptions gauge). */
+type SubscriptionKind = 'newHeads' | 'logs' | 'newPendingTransactions';
 
 /** What one subscription sends for a block. */
 type Producer = (block: BlockEvents, send: (result: Json) => Promise<unknown> | undefined) => Promise<void>;
+
+/** A subscription's kind and what it sends. */
+interface SubscriptionPlan {
+  readonly kind: SubscriptionKind;
+  readonly produce: Producer;
+}
 
 /** A kind's argument (position 1), decoded with go-ethereum's `invalid argument 1:` wording. */
 function argument<T>(decode: (value: unknown) => T, value: unknown): T {
@@ -31,52 +42,65 @@ function argument<T>(decode: (value: unknown) => T, value: unknown): T {
 }
 
 /**
- * eth_subscribe / eth_unsubscribe over WebSocket: newHeads, logs and newPendingTransactions from the
- * chain feed, one `eth_subscription` notification per header, log or transaction. Subscriptions
- * belong to their connection and end with it.
+ * eth_subscribe / eth_unsubscribe: newHeads, logs and newPendingTransactions from the chain feed, one
+ * `eth_subscription` notification per header, log or transaction. Subscriptions belong to their
+ * connection and end with it. eth_subscribe needs a WebSocket; eth_unsubscribe over HTTP finds no
+ * subscription, as in go-ethereum.
  */
 @Injectable()
-export class SubscriptionMethods implements MethodTable {
-  private readonly byConnection = new Map<RpcConnection, Map<string, () => void>>();
+export class SubscriptionMethods implements MethodSource {
+  /** Per connection (its subscriber id): the end of each of its subscriptions, by subscription id. */
+  private readonly byConnection = new Map<string, Map<string, () => void>>();
 
   constructor(
     private readonly feed: ChainFeed,
     @Inject(EVM_BACKEND) private readonly b: EvmBackend,
+    @Optional() private readonly metrics?: MetricsService,
   ) {}
 
-  methods(): MethodSpec[] {
-    const base = { group: 'eth', websocketOnly: true };
+  methods(): AnyMethod[] {
+    const group = 'eth';
     return [
-      {
-        ...base,
+      defineMethod({
+        group,
         name: 'eth_subscribe',
-        params: [param('kind', 'any', true), param('options', 'any', true)],
-        handler: (a: A, ctx) => this.subscribe(this.producer(a.kind, a.options), ctx),
-      },
-      { ...base, name: 'eth_unsubscribe', params: [param('id', 'id')], handler: (a: A, ctx) => this.unsubscribe(a.id, ctx) },
+        websocketOnly: true,
+        params: [optional('kind', c.any), optional('options', c.any)],
+        handler: (a, ctx) => this.subscribe(this.plan(a.kind, a.options), ctx),
+      }),
+      defineMethod({ group, name: 'eth_unsubscribe', params: [param('id', c.id)], handler: (a, ctx) => this.unsubscribe(a.id, ctx) }),
     ];
   }
 
-  private producer(kind: unknown, options: unknown): Producer {
+  private plan(kind: unknown, options: unknown): SubscriptionPlan {
     if (typeof kind !== 'string') throw new InvalidParamsError('expected subscription name as first argument');
     switch (kind) {
       case 'newHeads':
         if (options !== undefined) throw new InvalidParamsError('too many arguments, want at most 1');
-        return async (block, send) => {
-          const header = await block.header();
-          if (header) await send(header);
+        return {
+          kind,
+          produce: async (block, send) => {
+            const header = await block.header();
+            if (header) await send(header);
+          },
         };
       case 'logs': {
         const criteria: LogFilter = options === undefined ? {} : argument(decodeFilterCriteria, options);
         checkLiveRange(criteria);
-        return async (block, send) => {
-          for (const log of await block.logs()) if (matchesLog(criteria, log)) await send(log);
+        return {
+          kind,
+          produce: async (block, send) => {
+            for (const log of await block.logs()) if (matchesLog(criteria, log)) await send(log);
+          },
         };
       }
       case 'newPendingTransactions': {
         const fullTransactions = options === undefined ? false : argument((v) => decodeBool(v), options);
-        return async (block, send) => {
-          for (const hash of await block.transactionHashes()) await send(fullTransactions ? await this.b.getTransactionByHash(hash) : hash);
+        return {
+          kind,
+          produce: async (block, send) => {
+            for (const hash of await block.transactionHashes()) await send(fullTransactions ? await this.b.getTransactionByHash(hash) : hash);
+          },
         };
       }
       case 'syncing':
@@ -86,47 +110,55 @@ export class SubscriptionMethods implements MethodTable {
     }
   }
 
-  private subscribe(produce: Producer, ctx: CallContext): string {
-    const connection = this.connectionOf(ctx);
+  private subscribe(plan: SubscriptionPlan, ctx: CallContext): string {
+    // websocketOnly keeps HTTP calls out; this only guards a transport without notifications.
+    if (!ctx.notifications) throw new ApplicationError('notifications not supported');
+    const port = ctx.notifications;
     const id = newRpcId();
-    const send = (result: Json) => connection.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } }));
+    const stream = port.stream(id);
+    const send = (result: Json) => stream.send(JSON.stringify(result));
+    const ended = this.metrics?.subscriptionOpened('evm', plan.kind) ?? NOT_COUNTED;
     const listener: BlockListener = {
-      onBlock: (block) => produce(block, send),
+      onBlock: (block) => plan.produce(block, send),
       onOverflow: () => {
-        this.subscriptionsOf(connection).delete(id);
-        const error = { code: -32000, message: 'subscription dropped: the client does not keep up with notifications' };
-        void connection.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, error } }));
+        // The feed has detached the listener already.
+        this.byConnection.get(port.subscriber)?.delete(id);
+        ended();
+        stream.fail(new ApplicationError('subscription dropped: the client does not keep up with notifications'));
       },
     };
-    this.subscriptionsOf(connection).set(id, this.feed.attach(listener, MAX_BACKLOG));
+    const detach = this.feed.attach(listener, MAX_BACKLOG);
+    this.subscriptionsOf(port).set(id, () => {
+      detach();
+      ended();
+    });
     return id;
   }
 
   private unsubscribe(id: string, ctx: CallContext): boolean {
-    const subscriptions = this.byConnection.get(this.connectionOf(ctx));
-    const detach = subscriptions?.get(id);
-    if (!detach) return false;
+    // Over HTTP there is no subscription to end: go-ethereum's answer.
+    if (!ctx.notifications) throw new ApplicationError('subscription not found');
+    const subscriptions = this.byConnection.get(ctx.notifications.subscriber);
+    const end = subscriptions?.get(id);
+    if (!end) return false;
     subscriptions?.delete(id);
-    detach();
+    end();
     return true;
   }
 
-  private subscriptionsOf(connection: RpcConnection): Map<string, () => void> {
-    let subscriptions = this.byConnection.get(connection);
+  private subscriptionsOf(port: NotificationPort): Map<string, () => void> {
+    const subscriber = port.subscriber;
+    let subscriptions = this.byConnection.get(subscriber);
     if (!subscriptions) {
       const mine = new Map<string, () => void>();
-      this.byConnection.set(connection, mine);
-      connection.onClose(() => {
-        for (const detach of mine.values()) detach();
-        this.byConnection.delete(connection);
+      this.byConnection.set(subscriber, mine);
+      port.onClose(() => {
+        for (const end of mine.values()) end();
+        // Only this connection's map: a later connection from the same address has its own.
+        if (this.byConnection.get(subscriber) === mine) this.byConnection.delete(subscriber);
       });
       subscriptions = mine;
     }
     return subscriptions;
-  }
-
-  private connectionOf(ctx: CallContext): RpcConnection {
-    if (!ctx.connection) throw new ApplicationError('notifications not supported');
-    return ctx.connection;
   }
 }

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { namespaceModule } from '../core/namespace-module';
+import { methodsModule } from '../../rpc/registration';
 import { FiltersModule } from '../filters/filters.module';
 import { SubscriptionMethods } from './subscription.methods';
 
-/** eth_subscribe / eth_unsubscribe (WebSocket only). */
-@Module(namespaceModule('eth-subscriptions', [SubscriptionMethods], { imports: [FiltersModule] }))
+/** eth_subscribe (WebSocket only) / eth_unsubscribe. */
+@Module(methodsModule('evm', 'eth-subscriptions', [SubscriptionMethods], { imports: [FiltersModule] }))
 export class SubscriptionsModule {}

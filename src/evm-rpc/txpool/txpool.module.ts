@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { namespaceModule } from '../core/namespace-module';
+import { methodsModule } from '../../rpc/registration';
 import { TxpoolMethods } from './txpool.methods';
 
-@Module(namespaceModule('txpool', [TxpoolMethods]))
+@Module(methodsModule('evm', 'txpool', [TxpoolMethods]))
 export class TxpoolModule {}

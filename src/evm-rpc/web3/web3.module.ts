@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { namespaceModule } from '../core/namespace-module';
+import { methodsModule } from '../../rpc/registration';
 import { Web3Methods } from './web3.methods';
 
-@Module(namespaceModule('web3', [Web3Methods]))
+@Module(methodsModule('evm', 'web3', [Web3Methods]))
 export class Web3Module {}

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { categoryModule } from '../category-module';
-import { abciMethods } from './abci.methods';
+import { methodsModule } from '../../rpc/registration';
+import { AbciMethods } from './abci.methods';
 
-@Module(categoryModule('abci', abciMethods))
+@Module(methodsModule('node', 'abci', [AbciMethods]))
 export class AbciModule {}

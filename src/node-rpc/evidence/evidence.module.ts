@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { categoryModule } from '../category-module';
-import { evidenceMethods } from './evidence.methods';
+import { methodsModule } from '../../rpc/registration';
+import { EvidenceMethods } from './evidence.methods';
 
-@Module(categoryModule('evidence', evidenceMethods))
+@Module(methodsModule('node', 'evidence', [EvidenceMethods]))
 export class EvidenceModule {}

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { categoryModule } from '../category-module';
-import { infoMethods } from './info.methods';
+import { methodsModule } from '../../rpc/registration';
+import { InfoMethods } from './info.methods';
 
-@Module(categoryModule('info', infoMethods))
+@Module(methodsModule('node', 'info', [InfoMethods]))
 export class InfoModule {}

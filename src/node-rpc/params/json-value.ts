@@ -1,3 +1,4 @@
+import { CodecError } from '../../rpc/codec';
 import type { NodeParamType } from './param-types';
 
 const INT64_MIN = -(2n ** 63n);
@@ -5,8 +6,6 @@ const INT64_MAX = 2n ** 63n - 1n;
 const HEX = /^[0-9a-fA-F]*$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-/** A value that could not be converted; the message is the detail CometBFT puts after its prefix. */
-export class ConversionError extends Error {}
 
 function goValueType(type: NodeParamType): string {
   switch (type) {
@@ -40,25 +39,25 @@ export function parseInteger(text: string, type: 'int64' | 'int' | 'uint', raw: 
   const min = type === 'uint' ? 0n : INT64_MIN;
   const max = type === 'uint' ? 2n ** 64n - 1n : INT64_MAX;
   if (value < min || value > max) {
-    throw new ConversionError(`json: cannot unmarshal number ${raw} into Go value of type ${type}`);
+    throw new CodecError(`json: cannot unmarshal number ${raw} into Go value of type ${type}`);
   }
   if (type === 'int64') return value;
   if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
-    throw new ConversionError(`json: cannot unmarshal number ${raw} into Go value of type ${type}`);
+    throw new CodecError(`json: cannot unmarshal number ${raw} into Go value of type ${type}`);
   }
   return Number(value);
 }
 
 export function decodeHex(text: string): Uint8Array {
   if (text.length % 2 !== 0 || !HEX.test(text)) {
-    throw new ConversionError(`encoding/hex: invalid byte: ${JSON.stringify(text.slice(0, 16))}`);
+    throw new CodecError(`encoding/hex: invalid byte: ${JSON.stringify(text.slice(0, 16))}`);
   }
   return Uint8Array.from(Buffer.from(text, 'hex'));
 }
 
 function decodeBase64(text: string): Uint8Array {
   if (text.length % 4 !== 0 || !BASE64.test(text)) {
-    throw new ConversionError('illegal base64 data at input byte 0');
+    throw new CodecError('illegal base64 data at input byte 0');
   }
   return Uint8Array.from(Buffer.from(text, 'base64'));
 }
@@ -73,42 +72,42 @@ export function fromJsonValue(value: unknown, type: NodeParamType): unknown {
     case 'int':
     case 'uint': {
       if (typeof value === 'number') {
-        throw new ConversionError(`invalid ${type === 'int64' ? '64-bit ' : ''}integer encoding "${value}", expected string`);
+        throw new CodecError(`invalid ${type === 'int64' ? '64-bit ' : ''}integer encoding "${value}", expected string`);
       }
       if (typeof value !== 'string') {
-        throw new ConversionError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type ${type}`);
+        throw new CodecError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type ${type}`);
       }
       if (!/^-?[0-9]+$/.test(value)) {
-        throw new ConversionError(`strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
+        throw new CodecError(`strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
       }
       return parseInteger(value, type, value);
     }
     case 'bool':
       if (typeof value !== 'boolean') {
-        throw new ConversionError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type bool`);
+        throw new CodecError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type bool`);
       }
       return value;
     case 'string':
       if (typeof value !== 'string') {
-        throw new ConversionError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type string`);
+        throw new CodecError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type string`);
       }
       return value;
     case 'bytes':
       if (typeof value !== 'string') {
-        throw new ConversionError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type ${goValueType(type)}`);
+        throw new CodecError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type ${goValueType(type)}`);
       }
       return decodeBase64(value);
     case 'hexbytes':
-      if (typeof value !== 'string') throw new ConversionError(`invalid hex string: ${JSON.stringify(value)}`);
+      if (typeof value !== 'string') throw new CodecError(`invalid hex string: ${JSON.stringify(value)}`);
       return decodeHex(value);
     case 'strings':
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
-        throw new ConversionError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type []string`);
+        throw new CodecError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type []string`);
       }
       return value;
     case 'evidence':
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-        throw new ConversionError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type types.Evidence`);
+        throw new CodecError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type types.Evidence`);
       }
       return value;
   }

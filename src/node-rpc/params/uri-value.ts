@@ -1,4 +1,5 @@
-import { ConversionError, decodeHex, fromJsonValue, parseInteger } from './json-value';
+import { CodecError } from '../../rpc/codec';
+import { decodeHex, fromJsonValue, parseInteger } from './json-value';
 import { goKind, type NodeParamType } from './param-types';
 
 const INTEGER = /^-?[0-9]+$/;
@@ -14,26 +15,26 @@ export function fromUriValue(text: string, type: NodeParamType): unknown {
     const hex = text.slice(2);
     if (type === 'string') return Buffer.from(decodeHex(hex)).toString('utf8');
     if (type === 'bytes' || type === 'hexbytes') return decodeHex(hex);
-    throw new ConversionError(`got a hex string arg, but expected '${goKind(type)}'`);
+    throw new CodecError(`got a hex string arg, but expected '${goKind(type)}'`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new ConversionError(goJsonSyntaxError(text));
+    throw new CodecError(goJsonSyntaxError(text));
   }
   if ((type === 'bytes' || type === 'hexbytes') && typeof json === 'string') {
     return Uint8Array.from(Buffer.from(json, 'utf8'));
   }
   if (isInt && typeof json === 'string') {
-    if (!INTEGER.test(json)) throw new ConversionError(`strconv.ParseInt: parsing ${JSON.stringify(json)}: invalid syntax`);
+    if (!INTEGER.test(json)) throw new CodecError(`strconv.ParseInt: parsing ${JSON.stringify(json)}: invalid syntax`);
     return parseInteger(json, type, json);
   }
   if (isInt && typeof json === 'number') {
-    throw new ConversionError(`invalid ${type === 'int64' ? '64-bit ' : ''}integer encoding "${text}", expected string`);
+    throw new CodecError(`invalid ${type === 'int64' ? '64-bit ' : ''}integer encoding "${text}", expected string`);
   }
   if (type === 'string' && typeof json === 'number') {
-    throw new ConversionError('json: cannot unmarshal number into Go value of type string');
+    throw new CodecError('json: cannot unmarshal number into Go value of type string');
   }
   return fromJsonValue(json, type);
 }

@@ -1,50 +1,56 @@
-import type { NodeBackend } from '../../backends/node-backend';
-import type { GatewayConfigService } from '../../config/gateway-config.service';
-import type { BusEvent, EventBus } from '../../events/event-bus';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { NODE_BACKEND, type NodeBackend } from '../../backends/node-backend';
+import { GatewayConfigService } from '../../config/gateway-config.service';
+import { EventBus, type BusEvent } from '../../events/event-bus';
 import { parseQuery, type Query } from '../../events/query';
 import { nodeSubscriptionKind } from '../../metrics/label-values';
-import type { MetricsService } from '../../metrics/metrics.service';
-import type { CallContext, RpcConnection } from '../../rpc/call-context';
+import { MetricsService } from '../../metrics/metrics.service';
+import type { CallContext, NotificationPort } from '../../rpc/call-context';
 import { ApplicationError } from '../../rpc/errors';
-import type { MethodSpec } from '../../rpc/method-spec';
-import { param } from '../node-method';
-import { EventFrames } from './event-frames';
+import { defineMethod, param, type AnyMethod } from '../../rpc/method';
+import type { MethodSource } from '../../rpc/registration';
+import { SubscriptionCanceledError } from '../node-errors';
+import { string } from '../params/codecs';
+import { EventPayloads } from './event-payloads';
 
 const MAX_QUERY_LENGTH = 512;
 /** How long CometBFT waits to hand an event to a slow client's connection. */
 export const SLOW_CLIENT_TIMEOUT_MS = 10_000;
+/** Injection token of the slow-client timeout (tests shorten it). */
+export const SLOW_CLIENT_TIMEOUT = Symbol('SLOW_CLIENT_TIMEOUT');
 
 /**
  * subscribe / unsubscribe / unsubscribe_all over WebSocket. The subscriber is the connection (its
  * remote ip:port); events reuse the subscribe request's id, as CometBFT sends them.
  */
-export class SubscriptionService {
-  private readonly watched = new WeakSet<RpcConnection>();
+@Injectable()
+export class SubscriptionMethods implements MethodSource {
+  private readonly watched = new Set<string>();
   /** Releases of the backend's event feeds, per subscriber and normalized query. */
   private readonly feeds = new Map<string, Map<string, () => void>>();
-  private readonly frames = new EventFrames();
+  private readonly payloads = new EventPayloads();
 
   constructor(
     private readonly bus: EventBus,
-    private readonly backend: NodeBackend,
+    @Inject(NODE_BACKEND) private readonly backend: NodeBackend,
     private readonly config: GatewayConfigService,
-    private readonly metrics?: MetricsService,
-    private readonly slowClientTimeoutMs = SLOW_CLIENT_TIMEOUT_MS,
+    @Optional() private readonly metrics?: MetricsService,
+    @Optional() @Inject(SLOW_CLIENT_TIMEOUT) private readonly slowClientTimeoutMs = SLOW_CLIENT_TIMEOUT_MS,
   ) {}
 
-  methods(): MethodSpec[] {
-    const base = { group: 'events', websocketOnly: true };
+  methods(): AnyMethod[] {
+    const base = { group: 'events', websocketOnly: true } as const;
     return [
-      { ...base, name: 'subscribe', params: [param('query', 'string')], handler: (a, ctx) => this.subscribe(a.query as string, ctx) },
-      { ...base, name: 'unsubscribe', params: [param('query', 'string')], handler: (a, ctx) => this.unsubscribe(a.query as string, ctx) },
-      { ...base, name: 'unsubscribe_all', params: [], handler: (_a, ctx) => this.unsubscribeAll(ctx) },
+      defineMethod({ ...base, name: 'subscribe', params: [param('query', string)], handler: (a, ctx) => this.subscribe(a.query, ctx) }),
+      defineMethod({ ...base, name: 'unsubscribe', params: [param('query', string)], handler: (a, ctx) => this.unsubscribe(a.query, ctx) }),
+      defineMethod({ ...base, name: 'unsubscribe_all', params: [], handler: (_a, ctx) => this.unsubscribeAll(ctx) }),
     ];
   }
 
   private async subscribe(text: string, ctx: CallContext): Promise<Record<string, never>> {
-    const connection = this.connectionOf(ctx);
+    const port = this.portOf(ctx);
     const rpc = this.config.rpc;
-    const subscriber = connection.id;
+    const subscriber = port.subscriber;
     const subscriptions = this.bus.numClientSubscriptions(subscriber);
     // Counts WebSocket clients only: the gateway's own bus readers (EVM filters, broadcast_tx_commit)
     // must not use up the clients' allowance.
@@ -60,11 +66,11 @@ export class SubscriptionService {
     const key = query.toString();
     if (this.bus.hasSubscription(subscriber, key)) throw new ApplicationError('already subscribed');
     const release = await this.backend.feedEvents(key);
-    const head = this.frames.head(ctx.requestId, text);
+    const stream = port.stream(key);
+    const head = this.payloads.head(text);
     const cancelled = (reason: string) => {
       this.releaseFeed(subscriber, key);
-      const error = { code: -32000, message: 'Server error', data: `subscription was canceled (reason: ${reason})` };
-      void connection.send(JSON.stringify({ jsonrpc: '2.0', id: ctx.requestId, error }));
+      stream.fail(new SubscriptionCanceledError(reason));
     };
     // An event that cannot be handed over within the timeout is dropped, or, with
     // experimental_close_on_slow_client, ends the subscription (the socket stays open), as in CometBFT.
@@ -75,7 +81,7 @@ export class SubscriptionService {
     };
     this.bus.subscribe(subscriber, query, {
       bufferSize: rpc.experimental_subscription_buffer_size,
-      onEvent: (ev: BusEvent) => connection.send(this.frames.frame(head, ev), this.slowClientTimeoutMs)?.then(slow),
+      onEvent: (ev: BusEvent) => stream.send([head, this.payloads.tail(ev)], this.slowClientTimeoutMs)?.then(slow),
       onCancel: cancelled,
     });
     const ended = this.metrics?.subscriptionOpened('node', nodeSubscriptionKind(query));
@@ -83,12 +89,12 @@ export class SubscriptionService {
       release();
       ended?.();
     });
-    this.watch(connection);
+    this.watch(port);
     return {};
   }
 
   private unsubscribe(text: string, ctx: CallContext): Record<string, never> {
-    const subscriber = this.connectionOf(ctx).id;
+    const subscriber = this.portOf(ctx).subscriber;
     const key = this.parse(text).toString();
     this.wrap(() => this.bus.unsubscribe(subscriber, key));
     this.releaseFeed(subscriber, key);
@@ -96,7 +102,7 @@ export class SubscriptionService {
   }
 
   private unsubscribeAll(ctx: CallContext): Record<string, never> {
-    const subscriber = this.connectionOf(ctx).id;
+    const subscriber = this.portOf(ctx).subscriber;
     this.wrap(() => this.bus.unsubscribeAll(subscriber));
     this.releaseAll(subscriber);
     return {};
@@ -120,17 +126,19 @@ export class SubscriptionService {
     }
   }
 
-  private connectionOf(ctx: CallContext): RpcConnection {
-    if (!ctx.connection) throw new ApplicationError('subscriptions need a WebSocket connection');
-    return ctx.connection;
+  private portOf(ctx: CallContext): NotificationPort {
+    if (!ctx.notifications) throw new ApplicationError('subscriptions need a WebSocket connection');
+    return ctx.notifications;
   }
 
-  private watch(connection: RpcConnection): void {
-    if (this.watched.has(connection)) return;
-    this.watched.add(connection);
-    connection.onClose(() => {
-      if (this.bus.numClientSubscriptions(connection.id) > 0) this.bus.unsubscribeAll(connection.id);
-      this.releaseAll(connection.id);
+  private watch(port: NotificationPort): void {
+    const subscriber = port.subscriber;
+    if (this.watched.has(subscriber)) return;
+    this.watched.add(subscriber);
+    port.onClose(() => {
+      this.watched.delete(subscriber);
+      if (this.bus.numClientSubscriptions(subscriber) > 0) this.bus.unsubscribeAll(subscriber);
+      this.releaseAll(subscriber);
     });
   }
 

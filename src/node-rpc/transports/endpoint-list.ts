@@ -1,10 +1,10 @@
-import type { MethodSpec } from '../../rpc/method-spec';
+import type { AnyMethod } from '../../rpc/method';
 
 /**
  * The HTML page CometBFT serves on `GET /`: every route, sorted by name, each with its argument names
  * (CometBFT lists even the argument-less ones under "require arguments").
  */
-export function endpointListHtml(host: string, specs: readonly MethodSpec[]): string {
+export function endpointListHtml(host: string, specs: readonly AnyMethod[]): string {
   const links = [...specs]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((spec) => {

@@ -1,148 +1,155 @@
-import { Injectable, Optional, type OnModuleInit } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { Inject, Injectable, Optional, type OnModuleInit } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { GatewayConfigService } from '../../config/gateway-config.service';
-import { MetricsService, surfaceMeters, type SurfaceMeters } from '../../metrics/metrics.service';
+import { requestIdGenerator } from '../../logging/gateway-logger';
+import { MetricsService } from '../../metrics/metrics.service';
 import type { CallContext } from '../../rpc/call-context';
-import { batchRuns } from '../../rpc/batch-runs';
-import { isImmutable, type DispatchOutcome } from '../../rpc/dispatcher';
-import { InvalidRequestError, MethodNotFoundError, RpcError } from '../../rpc/errors';
-import { NodeDispatcher } from '../node-dispatcher';
+import type { RpcEngine } from '../../rpc/engine';
+import { errorAnswer } from '../../rpc/envelope';
+import { MethodNotFoundError } from '../../rpc/errors';
+import { readBody } from '../../rpc/http/body-reader';
+import { corsOf, type Cors, type HeaderList } from '../../rpc/http/cors';
+import { httpError } from '../../rpc/http/plain-replies';
+import { Listeners } from '../../rpc/listeners';
+import { RPC_ENGINE } from '../../rpc/registration';
+import { WsEndpoint } from '../../rpc/ws-endpoint';
+import { BodyTooLargeError } from '../node-errors';
 import { endpointListHtml } from './endpoint-list';
-import { CACHE_CONTROL_IMMUTABLE, notFoundText, sendJson, serverTime } from './http-replies';
-import { parseJsonRpcBody, serializeResponse, type NodeRequest } from './jsonrpc-envelope';
 
-const ALL_METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
+/** CometBFT's WebSocket timings: ping every 27 s, read deadline 30 s. */
+const KEEP_ALIVE = { pingMs: 27_000, readTimeoutMs: 30_000 };
+const CACHE_CONTROL_IMMUTABLE = 'public, max-age=86400';
+const JSON_TYPE = 'application/json';
+
+function remoteOf(req: IncomingMessage): string {
+  return `${req.socket.remoteAddress ?? 'unix'}:${req.socket.remotePort ?? 0}`;
+}
 
 /**
- * The node RPC over HTTP: JSON-RPC on `/`, URI calls on `/<method>`, the endpoint list on `GET /`,
- * and Go's plain 404 everywhere else. One catch-all route, so that the quirks of CometBFT's mux
- * (any HTTP method runs a route) hold.
+ * The node RPC's transports on each `[rpc] laddr`: JSON-RPC on `POST /` (any HTTP method with a body,
+ * as CometBFT's mux), URI calls on `/<method>`, the endpoint list on `/` without a body, JSON-RPC over
+ * WebSocket on `/websocket`, and Go's plain 404 everywhere else. A thin adapter over the engine.
  */
 @Injectable()
 export class NodeHttpTransport implements OnModuleInit {
-  private readonly meters: SurfaceMeters;
+  private readonly requestId = requestIdGenerator();
+  private readonly cors: Cors | undefined;
+  private readonly websockets: WsEndpoint;
 
   constructor(
-    private readonly adapterHost: HttpAdapterHost,
-    private readonly dispatcher: NodeDispatcher,
+    @Inject(RPC_ENGINE.node) private readonly engine: RpcEngine,
     private readonly config: GatewayConfigService,
-    @Optional() metrics?: MetricsService,
+    private readonly listeners: Listeners,
+    @Optional() private readonly metrics?: MetricsService,
   ) {
-    this.meters = surfaceMeters(metrics, 'node');
-  }
-
-  onModuleInit(): void {
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    const rpc = this.config.rpc;
-    fastify.removeAllContentTypeParsers();
-    fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: rpc.max_body_bytes }, (_req, body, done) => done(null, body));
-    const corsOn = rpc.cors_allowed_origins.length > 0;
-    fastify.route({
-      // With CORS on, preflights belong to the CORS plugin.
-      method: corsOn ? ALL_METHODS.filter((m) => m !== 'OPTIONS') : ALL_METHODS,
-      url: '/*',
-      handler: (req, reply) => this.handle(req, reply),
-      errorHandler: (err, _req, reply) => this.onTransportError(err, reply),
+    const rpc = config.rpc;
+    this.cors =
+      rpc.cors_allowed_origins.length > 0 ? corsOf({ origins: rpc.cors_allowed_origins, methods: rpc.cors_allowed_methods, headers: rpc.cors_allowed_headers }) : undefined;
+    this.websockets = new WsEndpoint(engine, {
+      maxPayload: rpc.max_body_bytes,
+      sendQueue: rpc.experimental_websocket_write_buffer_size,
+      keepAlive: KEEP_ALIVE,
+      onOversized: () => this.refuse('max_body_bytes'),
     });
   }
 
-  private async handle(req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-    const url = req.url;
+  onModuleInit(): void {
+    const rpc = this.config.rpc;
+    for (const address of rpc.laddr.split(',').map((s) => s.trim())) {
+      this.listeners.add({
+        rpc: 'node',
+        address,
+        scheme: 'http',
+        maxHeaderBytes: rpc.max_header_bytes,
+        maxConnections: rpc.max_open_connections,
+        onRefused: () => this.refuse('max_open_connections'),
+        handle: (req, res) => this.onRequest(req, res),
+        upgrade: (req, socket, head) => this.onUpgrade(req, socket, head),
+        websockets: this.websockets,
+      });
+    }
+  }
+
+  private refuse(limit: string): void {
+    this.metrics?.refuse('node', 'limit', limit);
+  }
+
+  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if ((req.url ?? '').split('?')[0] !== '/websocket') {
+      socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n404 page not found\n');
+      return;
+    }
+    this.websockets.accept(req, socket, head);
+  }
+
+  private onRequest(req: IncomingMessage, res: ServerResponse): void {
+    const preflight = this.cors?.preflight(req.method, req.headers);
+    if (preflight) return send(res, 204, preflight);
+    const cors = this.cors?.headers(req.method, req.headers) ?? [];
+    readBody(req, this.config.rpc.max_body_bytes, (body) => {
+      if (body === undefined) {
+        this.refuse('max_body_bytes');
+        res.shouldKeepAlive = false;
+        return send(res, 400, [...cors, 'Content-Type', JSON_TYPE, 'Connection', 'close'], errorAnswer(undefined, new BodyTooLargeError('max_body_bytes')));
+      }
+      this.route(req, res, body, cors).catch((err: Error) => httpError(res, 500, err.message, cors));
+    });
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse, body: string, cors: HeaderList): Promise<void> {
+    const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
-    const body = typeof req.body === 'string' ? req.body : '';
     if (path === '/') {
-      if (body.length === 0) {
-        serverTime(reply);
-        return reply.code(200).header('Content-Type', 'text/html').send(endpointListHtml(req.headers.host ?? '', this.servedMethods()));
-      }
-      return this.jsonRpc(req, reply, body);
+      if (body.length === 0) return send(res, 200, [...cors, ...serverTime(), 'Content-Type', 'text/html'], endpointListHtml(req.headers.host ?? '', this.servedMethods()));
+      return this.jsonRpc(req, res, body, cors);
     }
-    if (path === '/websocket') return reply.code(400).header('Content-Type', 'text/plain; charset=utf-8').send('Bad Request\n');
+    if (path === '/websocket') return send(res, 400, [...cors, 'Content-Type', 'text/plain; charset=utf-8'], 'Bad Request\n');
     const method = path.slice(1);
-    if (method.includes('/') || !this.dispatcher.registry.has(method)) return notFoundText(reply);
-    return this.uri(req, reply, method, q < 0 ? '' : url.slice(q + 1), body);
+    if (method.includes('/') || !this.engine.has(method)) return httpError(res, 404, '404 page not found', cors);
+    return this.uri(req, res, method, q < 0 ? '' : url.slice(q + 1), body, cors);
   }
 
   /** What `GET /` lists: unsafe routes only when they are enabled, as CometBFT registers them. */
   private servedMethods() {
-    return this.dispatcher.registry.list().filter((spec) => !spec.unsafe || this.config.rpc.unsafe);
+    return this.engine.registry.list().filter((method) => !method.unsafe || this.config.rpc.unsafe);
   }
 
-  private async uri(req: FastifyRequest, reply: FastifyReply, method: string, query: string, body: string): Promise<FastifyReply> {
+  private async uri(req: IncomingMessage, res: ServerResponse, method: string, query: string, body: string, cors: HeaderList): Promise<void> {
     const params: Record<string, string> = {};
     const read = (text: string) => {
       for (const [k, v] of new URLSearchParams(text)) if (!(k in params)) params[k] = v;
     };
     read(query);
     if (body && (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) read(body);
-    const meter = this.meters.uri;
-    this.meters.received(meter, body, req.url.length);
-    const ctx: CallContext = { transport: 'uri', remote: remoteOf(req), requestId: -1, correlationId: req.id };
-    const outcome = await this.dispatcher.dispatch({ method, params: { uri: params }, id: -1 }, ctx);
-    if (!outcome.ok && outcome.error instanceof MethodNotFoundError && outcome.error.reason !== 'websocket-only') {
-      return notFoundText(reply);
-    }
-    serverTime(reply);
-    if (outcome.ok) {
-      if (isImmutable(outcome)) reply.header('Cache-Control', CACHE_CONTROL_IMMUTABLE);
-      return sendJson(reply, 200, this.meters.counted(meter, serializeResponse(-1, { result: outcome.result })));
-    }
-    const status = outcome.error instanceof MethodNotFoundError ? 404 : 500;
-    return sendJson(reply, status, this.meters.counted(meter, serializeResponse(-1, { error: outcome.error })));
+    this.engine.countRequest('uri', Buffer.byteLength(body) + (req.url ?? '').length);
+    const ctx: CallContext = { transport: 'uri', remote: remoteOf(req), requestId: -1, correlationId: this.requestId(req) };
+    const request = { method, params: { uri: params }, id: -1 };
+    const outcome = await this.engine.call(request, ctx);
+    if (!outcome.ok && outcome.error instanceof MethodNotFoundError && outcome.error.reason !== 'websocket-only') return httpError(res, 404, '404 page not found', cors);
+    const answer = this.engine.answer('-1', outcome, request, ctx);
+    const status = outcome.ok ? 200 : outcome.error instanceof MethodNotFoundError ? 404 : 500;
+    const headers = [...cors, ...serverTime(), 'Content-Type', JSON_TYPE];
+    if (answer.immutable) headers.push('Cache-Control', CACHE_CONTROL_IMMUTABLE);
+    send(res, status, headers, this.engine.countAnswer('uri', answer.text));
   }
 
-  private async jsonRpc(req: FastifyRequest, reply: FastifyReply, body: string): Promise<FastifyReply> {
-    const meter = this.meters.jsonrpc;
-    this.meters.received(meter, body);
-    const parsed = parseJsonRpcBody(body, true);
-    if (!parsed.ok) {
-      this.meters.rejected('jsonrpc', parsed.error.code);
-      return sendJson(serverTime(reply), 500, this.meters.counted(meter, serializeResponse(undefined, { error: parsed.error })));
-    }
-    const limit = this.config.rpc.max_request_batch_size;
-    if (parsed.batch && limit > 0 && parsed.requests.length > limit) {
-      this.meters.refuse('max_request_batch_size');
-      const error = new InvalidRequestError('Invalid Request', `batch request exceeds maximum (${limit}) allowed number of requests`);
-      return sendJson(reply, 200, this.meters.counted(meter, serializeResponse(undefined, { error })));
-    }
-    if (parsed.batch) this.meters.batchSize.observe(parsed.requests.length);
-    serverTime(reply);
-    const remote = remoteOf(req);
-    const replies: string[] = [];
-    const outcomes: DispatchOutcome[] = [];
-    const { requests } = parsed;
-    const dispatch = (request: NodeRequest) =>
-      this.dispatcher.dispatch(request, { transport: 'jsonrpc', remote, requestId: request.id, correlationId: req.id });
-    // Consecutive reads of a batch run together (spread over the pool in upstream mode); writes in order.
-    for (const [start, end] of batchRuns(requests, (r) => this.dispatcher.registry.isRead(r.method))) {
-      const run = await Promise.all(requests.slice(start, end).map(dispatch));
-      run.forEach((outcome, k) => {
-        const request = requests[start + k];
-        if (request.notification) return;
-        outcomes.push(outcome);
-        replies.push(serializeResponse(request.id, outcome.ok ? { result: outcome.result } : { error: outcome.error }));
-      });
-    }
-    if (replies.length === 0) return reply.code(200).send('');
-    if (outcomes.every(isImmutable)) reply.header('Cache-Control', CACHE_CONTROL_IMMUTABLE);
-    // CometBFT answers a batch with a single reply as a bare object.
-    return sendJson(reply, 200, this.meters.counted(meter, replies.length === 1 ? replies[0] : `[${replies.join(',')}]`));
-  }
-
-  private onTransportError(err: Error & { code?: string; statusCode?: number }, reply: FastifyReply): FastifyReply {
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      this.meters.refuse('max_body_bytes');
-      const error = new InvalidRequestError('Invalid Request', 'error reading request body: http: request body too large');
-      return sendJson(reply.header('Connection', 'close'), 400, serializeResponse(undefined, { error }));
-    }
-    const error = err instanceof RpcError ? err : new InvalidRequestError('Invalid Request', `error reading request body: ${err.message}`);
-    return sendJson(reply, err.statusCode && err.statusCode < 500 ? 400 : 500, serializeResponse(undefined, { error }));
+  private async jsonRpc(req: IncomingMessage, res: ServerResponse, body: string, cors: HeaderList): Promise<void> {
+    const reply = await this.engine.handle(body, { transport: 'jsonrpc', remote: remoteOf(req), bytes: Buffer.byteLength(body), correlationId: this.requestId(req) });
+    if (reply.body === undefined) return send(res, 200, [...cors, ...serverTime()], '');
+    const headers = [...cors, ...serverTime(), 'Content-Type', JSON_TYPE];
+    if (reply.immutable) headers.push('Cache-Control', CACHE_CONTROL_IMMUTABLE);
+    send(res, reply.failed ? 500 : 200, headers, reply.body);
   }
 }
 
-function remoteOf(req: FastifyRequest): string {
-  const socket = req.raw.socket;
-  return `${socket.remoteAddress ?? 'unix'}:${socket.remotePort ?? 0}`;
+function serverTime(): string[] {
+  return ['X-Server-Time', Math.floor(Date.now() / 1000).toString()];
+}
+
+function send(res: ServerResponse, status: number, headers: HeaderList, body?: string): void {
+  const bytes = body === undefined ? undefined : Buffer.from(body);
+  res.writeHead(status, bytes === undefined ? [...headers] : [...headers, 'Content-Length', String(bytes.length)]);
+  res.end(bytes);
 }

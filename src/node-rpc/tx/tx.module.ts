@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { categoryModule } from '../category-module';
-import { txMethods } from './tx.methods';
+import { methodsModule } from '../../rpc/registration';
+import { TxMethods } from './tx.methods';
 
-@Module(categoryModule('tx', txMethods))
+@Module(methodsModule('node', 'tx', [TxMethods]))
 export class TxModule {}

@@ -1,20 +1,26 @@
-import type { NodeBackend } from '../../backends/node-backend';
-import type { MethodSpec } from '../../rpc/method-spec';
-import { param } from '../node-method';
-import type { DecodedArgs as A } from '../../rpc/method-spec';
+import { Inject, Injectable } from '@nestjs/common';
+import { NODE_BACKEND, type NodeBackend } from '../../backends/node-backend';
+import { defineMethod, param, type AnyMethod } from '../../rpc/method';
+import type { MethodSource } from '../../rpc/registration';
+import { bool, strings } from '../params/codecs';
 
-/** Unsafe methods: served only with `[rpc] unsafe = true` (UnsafeGuard). */
-export function unsafeMethods(b: NodeBackend): MethodSpec[] {
-  const group = 'unsafe';
-  return [
-    { group, unsafe: true, name: 'dial_seeds', params: [param('seeds', 'strings')], handler: (a: A) => b.dialSeeds(a.seeds) },
-    {
-      group,
-      unsafe: true,
-      name: 'dial_peers',
-      params: [param('peers', 'strings'), param('persistent', 'bool'), param('unconditional', 'bool'), param('private', 'bool')],
-      handler: (a: A) => b.dialPeers(a.peers, a.persistent, a.unconditional, a.private),
-    },
-    { group, unsafe: true, name: 'unsafe_flush_mempool', params: [], handler: () => b.unsafeFlushMempool() },
-  ];
+/** Unsafe methods: served only with `[rpc] unsafe = true`. */
+@Injectable()
+export class UnsafeMethods implements MethodSource {
+  constructor(@Inject(NODE_BACKEND) private readonly b: NodeBackend) {}
+
+  methods(): AnyMethod[] {
+    const b = this.b;
+    const base = { group: 'unsafe', unsafe: true, forward: true } as const;
+    return [
+      defineMethod({ ...base, name: 'dial_seeds', params: [param('seeds', strings)], handler: (a) => b.dialSeeds(a.seeds) }),
+      defineMethod({
+        ...base,
+        name: 'dial_peers',
+        params: [param('peers', strings), param('persistent', bool), param('unconditional', bool), param('private', bool)],
+        handler: (a) => b.dialPeers(a.peers, a.persistent, a.unconditional, a.private),
+      }),
+      defineMethod({ ...base, name: 'unsafe_flush_mempool', params: [], handler: () => b.unsafeFlushMempool() }),
+    ];
+  }
 }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { categoryModule } from '../category-module';
-import { unsafeMethods } from './unsafe.methods';
+import { methodsModule } from '../../rpc/registration';
+import { UnsafeMethods } from './unsafe.methods';
 
-@Module(categoryModule('unsafe', unsafeMethods))
+@Module(methodsModule('node', 'unsafe', [UnsafeMethods]))
 export class UnsafeModule {}

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { CONFIG_TABLES, envName } from '../../../src/config/config-tables';
 import type { AppConfig } from '../../../src/config/config.types';
 import { loadConfig } from '../../../src/config/load-config';
+import { UPSTREAM_DEFAULTS } from '../../../src/config/upstream-config';
 import { homeWithFixture, tempHome } from './temp-home';
 
 const read = (home: string, file: string) => readFileSync(join(home, 'config', file), 'utf8');
@@ -18,6 +19,7 @@ const DEFAULTS: Omit<AppConfig, 'home'> = {
     cache: CONFIG_TABLES.cache.defaults,
     plugins: CONFIG_TABLES.plugins.defaults,
     log: CONFIG_TABLES.log.defaults,
+    upstream: { settings: UPSTREAM_DEFAULTS, nodes: [], evm: [] },
   },
 };
 

@@ -1,17 +1,20 @@
 /** The EVM data-encoding rules, each with go-ethereum's exact -32602 message. */
-import { EvmParamDecoder } from '../../../src/evm-rpc/codec/evm-param-decoder';
-import type { EvmParamType } from '../../../src/evm-rpc/codec/param-types';
-import { param } from '../../../src/evm-rpc/core/evm-method';
+import * as codecs from '../../../src/evm-rpc/codec/codecs';
+import { EvmDialect } from '../../../src/evm-rpc/evm-dialect';
 import { InvalidParamsError } from '../../../src/rpc/errors';
-import type { MethodSpec } from '../../../src/rpc/method-spec';
+import { defineMethod, optional, param, type AnyMethod } from '../../../src/rpc/method';
 
-const decoder = new EvmParamDecoder();
-const spec = (...types: Array<EvmParamType | [EvmParamType, 'optional']>): MethodSpec => ({
-  name: 'test_method',
-  group: 'test',
-  params: types.map((t, i) => (Array.isArray(t) ? param(`p${i}`, t[0], true) : param(`p${i}`, t))),
-  handler: () => null,
-});
+type EvmParamType = keyof typeof codecs;
+
+const dialect = new EvmDialect();
+const decoder = { decode: (method: AnyMethod, params: unknown) => dialect.decodeParams(method, params) };
+const spec = (...types: Array<EvmParamType | [EvmParamType, 'optional']>): AnyMethod =>
+  defineMethod({
+    name: 'test_method',
+    group: 'test',
+    params: types.map((t, i) => (Array.isArray(t) ? optional(`p${i}`, codecs[t[0]]) : param(`p${i}`, codecs[t]))),
+    handler: () => null,
+  });
 
 /** Decodes `value` as the only argument of that type. */
 const one = (type: EvmParamType, value: unknown): unknown => decoder.decode(spec(type), [value]).p0;

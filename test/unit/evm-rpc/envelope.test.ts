@@ -1,11 +1,12 @@
 /** go-ethereum's JSON-RPC envelope: ids, notifications, batches and their limits, errors. */
 import { Logger } from '@nestjs/common';
-import { EvmParamDecoder } from '../../../src/evm-rpc/codec/evm-param-decoder';
-import { EvmDispatcher } from '../../../src/evm-rpc/core/evm-dispatcher';
-import { EvmErrorDialect } from '../../../src/evm-rpc/core/evm-error-dialect';
-import { param } from '../../../src/evm-rpc/core/evm-method';
-import { JsonRpcMessageHandler, type BatchLimits, type BodyOrigin } from '../../../src/evm-rpc/envelope/message-handler';
+import { any } from '../../../src/evm-rpc/codec/codecs';
+import { EvmDialect } from '../../../src/evm-rpc/evm-dialect';
+import { NotificationsNotSupportedError } from '../../../src/evm-rpc/evm-errors';
+import type { BatchLimits } from '../../../src/rpc/dialect';
+import { RpcEngine, type Origin } from '../../../src/rpc/engine';
 import { ApplicationError } from '../../../src/rpc/errors';
+import { defineMethod, optional, param } from '../../../src/rpc/method';
 import { MethodRegistry } from '../../../src/rpc/method-registry';
 
 Logger.overrideLogger(false);
@@ -13,59 +14,72 @@ Logger.overrideLogger(false);
 const ran: string[] = [];
 const registry = new MethodRegistry();
 registry.registerAll([
-  { name: 'test_echo', group: 'test', params: [param('value', 'any', true)], handler: (a) => (ran.push(String(a.value)), a.value ?? null) },
-  { name: 'test_slow', group: 'test', params: [], handler: () => new Promise((r) => setTimeout(() => r('late'), 200)) },
-  {
+  defineMethod({ name: 'test_echo', group: 'test', params: [optional('value', any)], handler: (a) => (ran.push(String(a.value)), a.value ?? null) }),
+  defineMethod({ name: 'test_slow', group: 'test', params: [], handler: () => new Promise((r) => setTimeout(() => r('late'), 200)) }),
+  defineMethod({
     name: 'test_revert',
     group: 'test',
     params: [],
     handler: () => {
       throw new ApplicationError('execution reverted: nope', 3, '0x08c379a0');
     },
-  },
-  {
+  }),
+  defineMethod({
     name: 'test_crash',
     group: 'test',
     params: [],
     handler: () => {
       throw new TypeError('boom at /secret/path.ts:1');
     },
-  },
-  { name: 'test_bigint', group: 'test', params: [], handler: () => 1n },
-  {
+  }),
+  defineMethod({ name: 'test_bigint', group: 'test', params: [], handler: () => 1n }),
+  defineMethod({
     name: 'test_read',
     group: 'test',
     idempotent: true,
-    params: [param('ms', 'any')],
+    params: [param('ms', any)],
     handler: async (a) => {
       ran.push(`read ${a.ms} start`);
       await new Promise((r) => setTimeout(r, Number(a.ms)));
       ran.push(`read ${a.ms} end`);
       return a.ms;
     },
-  },
-  {
+  }),
+  defineMethod({
     name: 'test_write',
     group: 'test',
-    params: [param('n', 'any')],
+    params: [param('n', any)],
     handler: async (a) => {
       ran.push(`write ${a.n} start`);
       await new Promise((r) => setTimeout(r, 5));
       ran.push(`write ${a.n} end`);
       return a.n;
     },
-  },
+  }),
 ]);
-let limits: BatchLimits = { requests: 0, responseBytes: 0 };
-const handler = new JsonRpcMessageHandler(new EvmDispatcher(registry, new EvmParamDecoder(), [], new EvmErrorDialect()), () => limits);
-const http: BodyOrigin = { transport: 'jsonrpc', remote: '127.0.0.1:1' };
+const batchLimits = (requests: number, responseBytes: number): BatchLimits => ({
+  requests: { max: requests, key: 'batch-request-limit' },
+  responseBytes: { max: responseBytes, key: 'batch-response-max-size' },
+});
+let limits = batchLimits(0, 0);
+const engine = new RpcEngine(
+  new EvmDialect(),
+  registry,
+  { unsafeEnabled: () => false, groupEnabled: () => true, websocketOnlyRefusal: () => new NotificationsNotSupportedError() },
+  () => limits,
+);
+const http: Omit<Origin, 'bytes'> = { transport: 'jsonrpc', remote: '127.0.0.1:1' };
 
-const handle = (body: unknown, origin: BodyOrigin = http) => handler.handle(typeof body === 'string' ? body : JSON.stringify(body), origin);
+/** The answer text written for a body; undefined when nothing is written. */
+const handle = async (body: unknown, origin: Omit<Origin, 'bytes'> = http) => {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return (await engine.handle(text, { ...origin, bytes: Buffer.byteLength(text) })).body;
+};
 const call = (id: unknown, value?: unknown) => ({ jsonrpc: '2.0', id, method: 'test_echo', params: value === undefined ? [] : [value] });
 
 beforeEach(() => {
   ran.length = 0;
-  limits = { requests: 0, responseBytes: 0 };
+  limits = batchLimits(0, 0);
 });
 
 describe('ids', () => {
@@ -150,14 +164,14 @@ describe('batches', () => {
     expect(await handle([{ method: 'test_echo', params: ['n'] }])).toBeUndefined();
   });
   it('over batch-request-limit: one error with the first call id, nothing runs', async () => {
-    limits = { requests: 2, responseBytes: 0 };
+    limits = batchLimits(2, 0);
     expect(await handle([{ method: 'test_echo' }, call(4, 'a'), call(5, 'b')])).toBe(
       '[{"jsonrpc":"2.0","id":4,"error":{"code":-32600,"message":"batch too large"}}]',
     );
     expect(ran).toEqual([]);
   });
   it('over batch-response-max-size: the call crossing it keeps its answer, the rest are refused', async () => {
-    limits = { requests: 0, responseBytes: 10 };
+    limits = batchLimits(0, 10);
     expect(await handle([call(1, 'aaaa'), call(2, 'bbbbbbbb'), call(3, 'c'), { method: 'test_echo', params: ['n'] }, call(4, 'd')])).toBe(
       '[{"jsonrpc":"2.0","id":1,"result":"aaaa"},{"jsonrpc":"2.0","id":2,"result":"bbbbbbbb"},' +
         '{"jsonrpc":"2.0","id":3,"error":{"code":-32003,"message":"response too large"}},' +

@@ -3,11 +3,15 @@ import { Logger } from '@nestjs/common';
 import { Transaction, Wallet } from 'ethers';
 import type { GatewayConfigService } from '../../../src/config/gateway-config.service';
 import { EventBus } from '../../../src/events';
+import { EvmDialect } from '../../../src/evm-rpc/evm-dialect';
+import { NotificationsNotSupportedError } from '../../../src/evm-rpc/evm-errors';
 import { ChainFeed } from '../../../src/evm-rpc/filters/chain-feed';
 import { FILTER_TIMEOUT_MS, PollingFilters, SWEEP_INTERVAL_MS } from '../../../src/evm-rpc/filters/polling-filters';
 import { SubscriptionMethods } from '../../../src/evm-rpc/subscriptions/subscription.methods';
-import type { CallContext, RpcConnection } from '../../../src/rpc/call-context';
+import type { RpcConnection } from '../../../src/rpc/call-context';
+import { RpcEngine } from '../../../src/rpc/engine';
 import { ApplicationError, RpcError } from '../../../src/rpc/errors';
+import { MethodRegistry } from '../../../src/rpc/method-registry';
 import { CHAIN_ID, DEV_KEYS, EMITTER, FakeEvmChain, TOPIC } from '../../e2e/evm-surface-backend';
 
 Logger.overrideLogger(false);
@@ -40,6 +44,15 @@ afterEach(() => filters.onModuleDestroy());
 function errorOf(fn: () => unknown): RpcError {
   try {
     fn();
+  } catch (err) {
+    return err as RpcError;
+  }
+  throw new Error('expected an error');
+}
+
+async function failureOf(answer: Promise<unknown>): Promise<RpcError> {
+  try {
+    await answer;
   } catch (err) {
     return err as RpcError;
   }
@@ -174,19 +187,34 @@ describe('WebSocket subscriptions', () => {
     }
   }
 
-  let methods: SubscriptionMethods;
-  const ctx = (connection: RpcConnection): CallContext => ({ transport: 'ws', remote: connection.id, requestId: 1, connection });
-  const handler = (name: string) => methods.methods().find((m) => m.name === name)!.handler;
-  const subscribe = (connection: RpcConnection, kind: unknown, options?: unknown) => handler('eth_subscribe')({ kind, options }, ctx(connection)) as string;
-  const unsubscribe = (connection: RpcConnection, id: string) => handler('eth_unsubscribe')({ id }, ctx(connection));
+  let engine: RpcEngine;
+  let nextId = 1;
+  /** One call over the connection, as the WebSocket endpoint hands it to the engine: its result, or its error thrown. */
+  async function call(connection: RpcConnection, method: string, params: unknown[]): Promise<unknown> {
+    const text = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params });
+    const { body } = await engine.handle(text, { transport: 'ws', remote: connection.id, bytes: Buffer.byteLength(text), connection });
+    const answer = JSON.parse(body!);
+    if (answer.error) throw new RpcError(answer.error.code, answer.error.message, answer.error.data);
+    return answer.result;
+  }
+  const subscribe = (connection: RpcConnection, kind: unknown, options?: unknown) =>
+    call(connection, 'eth_subscribe', options === undefined ? [kind] : [kind, options]) as Promise<string>;
+  const unsubscribe = (connection: RpcConnection, id: string) => call(connection, 'eth_unsubscribe', [id]);
 
   beforeEach(() => {
-    methods = new SubscriptionMethods(feed, chain);
+    const registry = new MethodRegistry();
+    registry.registerAll(new SubscriptionMethods(feed, chain).methods());
+    engine = new RpcEngine(
+      new EvmDialect(),
+      registry,
+      { unsafeEnabled: () => false, groupEnabled: (group) => group === 'rpc' || group === 'eth', websocketOnlyRefusal: () => new NotificationsNotSupportedError() },
+      () => ({ requests: { max: 0, key: 'batch-request-limit' }, responseBytes: { max: 0, key: 'batch-response-max-size' } }),
+    );
   });
 
   it('newHeads: the header of each new block; its hash is the block hash', async () => {
     const connection = new FakeConnection('a');
-    const id = subscribe(connection, 'newHeads');
+    const id = await subscribe(connection, 'newHeads');
     const block = chain.mine([]);
     await settle();
     expect(connection.sent).toHaveLength(1);
@@ -198,7 +226,7 @@ describe('WebSocket subscriptions', () => {
 
   it('logs: one notification per matching log', async () => {
     const connection = new FakeConnection('a');
-    subscribe(connection, 'logs', { address: EMITTER });
+    await subscribe(connection, 'logs', { address: EMITTER });
     chain.mine([await signedTx(EMITTER, '0x01'), await signedTx('0x' + '01'.repeat(20)), await signedTx(EMITTER, '0x02')]);
     await settle();
     expect(connection.sent.map((m) => m.params.result.data)).toEqual(['0x01', '0x02']);
@@ -207,8 +235,8 @@ describe('WebSocket subscriptions', () => {
   it('newPendingTransactions: hashes, or whole transactions when asked', async () => {
     const hashes = new FakeConnection('a');
     const full = new FakeConnection('b');
-    subscribe(hashes, 'newPendingTransactions');
-    subscribe(full, 'newPendingTransactions', true);
+    await subscribe(hashes, 'newPendingTransactions');
+    await subscribe(full, 'newPendingTransactions', true);
     const tx = await signedTx(EMITTER);
     chain.mine([tx]);
     await settle();
@@ -216,13 +244,13 @@ describe('WebSocket subscriptions', () => {
     expect(full.sent[0].params.result).toMatchObject({ hash: tx.hash, from: wallet.address.toLowerCase() });
   });
 
-  it('kinds and arguments are checked with go-ethereum texts', () => {
+  it('kinds and arguments are checked with go-ethereum texts', async () => {
     const connection = new FakeConnection('a');
-    expect(() => subscribe(connection, 1)).toThrow('expected subscription name as first argument');
-    expect(errorOf(() => subscribe(connection, 'syncing')).toJSON()).toEqual({ code: -32601, message: 'syncing subscription is not implemented' });
-    expect(errorOf(() => subscribe(connection, 'foo')).toJSON()).toEqual({ code: -32601, message: 'no "foo" subscription in eth namespace' });
-    expect(errorOf(() => subscribe(connection, 'newHeads', {})).toJSON()).toEqual({ code: -32602, message: 'too many arguments, want at most 1' });
-    expect(errorOf(() => subscribe(connection, 'logs', { address: '0x12' })).toJSON()).toEqual({
+    await expect(subscribe(connection, 1)).rejects.toThrow('expected subscription name as first argument');
+    expect((await failureOf(subscribe(connection, 'syncing'))).toJSON()).toEqual({ code: -32601, message: 'syncing subscription is not implemented' });
+    expect((await failureOf(subscribe(connection, 'foo'))).toJSON()).toEqual({ code: -32601, message: 'no "foo" subscription in eth namespace' });
+    expect((await failureOf(subscribe(connection, 'newHeads', {}))).toJSON()).toEqual({ code: -32602, message: 'too many arguments, want at most 1' });
+    expect((await failureOf(subscribe(connection, 'logs', { address: '0x12' }))).toJSON()).toEqual({
       code: -32602,
       message: 'invalid argument 1: invalid address: hex has invalid length 1 after decoding; expected 20 for address',
     });
@@ -231,20 +259,20 @@ describe('WebSocket subscriptions', () => {
 
   it('eth_unsubscribe: true once, then false; only the owner connection can', async () => {
     const owner = new FakeConnection('a');
-    const id = subscribe(owner, 'newHeads');
-    expect(unsubscribe(new FakeConnection('b'), id)).toBe(false);
-    expect(unsubscribe(owner, id)).toBe(true);
-    expect(unsubscribe(owner, id)).toBe(false);
+    const id = await subscribe(owner, 'newHeads');
+    expect(await unsubscribe(new FakeConnection('b'), id)).toBe(false);
+    expect(await unsubscribe(owner, id)).toBe(true);
+    expect(await unsubscribe(owner, id)).toBe(false);
     chain.mine([]);
     await settle();
     expect(owner.sent).toEqual([]);
     expect(bus.numClients()).toBe(0);
   });
 
-  it('subscriptions die with their connection', () => {
+  it('subscriptions die with their connection', async () => {
     const connection = new FakeConnection('a');
-    subscribe(connection, 'newHeads');
-    subscribe(connection, 'logs');
+    await subscribe(connection, 'newHeads');
+    await subscribe(connection, 'logs');
     expect(bus.numClientSubscriptions('evm-rpc')).toBe(1);
     connection.close();
     expect(bus.numClients()).toBe(0);
@@ -253,8 +281,8 @@ describe('WebSocket subscriptions', () => {
   it('a client that does not read is dropped with an error; others keep receiving', async () => {
     const stalled = new FakeConnection('slow', true);
     const healthy = new FakeConnection('fast');
-    const slowId = subscribe(stalled, 'newHeads');
-    subscribe(healthy, 'newHeads');
+    const slowId = await subscribe(stalled, 'newHeads');
+    await subscribe(healthy, 'newHeads');
     for (let i = 0; i < 300; i++) {
       chain.mine([]);
       await settle();
@@ -265,6 +293,6 @@ describe('WebSocket subscriptions', () => {
       method: 'eth_subscription',
       params: { subscription: slowId, error: { code: -32000, message: 'subscription dropped: the client does not keep up with notifications' } },
     });
-    expect(unsubscribe(stalled, slowId)).toBe(false);
+    expect(await unsubscribe(stalled, slowId)).toBe(false);
   });
 });

@@ -1,46 +1,123 @@
 /** The EVM guards apply alike to single calls, batch members and WebSocket messages. */
-import { Logger } from '@nestjs/common';
-import type { GatewayConfigService } from '../../../src/config/gateway-config.service';
-import type { JsonRpcConfig } from '../../../src/config/config.types';
-import { EvmParamDecoder } from '../../../src/evm-rpc/codec/evm-param-decoder';
-import { EvmDispatcher } from '../../../src/evm-rpc/core/evm-dispatcher';
-import { EvmErrorDialect } from '../../../src/evm-rpc/core/evm-error-dialect';
-import { rpcModulesMethod } from '../../../src/evm-rpc/core/rpc-modules';
-import { JsonRpcMessageHandler, type BodyOrigin } from '../../../src/evm-rpc/envelope/message-handler';
-import { NamespaceGuard } from '../../../src/evm-rpc/guards/namespace.guard';
-import { NotImplementedGuard } from '../../../src/evm-rpc/guards/not-implemented.guard';
-import { WebsocketOnlyGuard } from '../../../src/evm-rpc/guards/websocket-only.guard';
+import 'reflect-metadata';
+import { Global, Logger, Module, type INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EVM_BACKEND } from '../../../src/backends/evm-backend';
+import { GatewayConfigModule } from '../../../src/config/config.module';
+import { GatewayConfigService } from '../../../src/config/gateway-config.service';
+import type { JsonRpcConfig, RpcConfig } from '../../../src/config/config.types';
+import { loadConfig } from '../../../src/config/load-config';
+import { EventBus } from '../../../src/events';
+import { EventsModule } from '../../../src/events/events.module';
+import { EvmRpcCoreModule } from '../../../src/evm-rpc/core/evm-rpc-core.module';
+import { RpcModulesMethods } from '../../../src/evm-rpc/core/rpc-modules';
+import { EvmRpcModule } from '../../../src/evm-rpc/evm-rpc.module';
+import { ChainFeed } from '../../../src/evm-rpc/filters/chain-feed';
+import { SubscriptionMethods } from '../../../src/evm-rpc/subscriptions/subscription.methods';
 import type { RpcConnection } from '../../../src/rpc/call-context';
+import type { Origin, RpcEngine } from '../../../src/rpc/engine';
+import { defineMethod } from '../../../src/rpc/method';
 import { MethodRegistry } from '../../../src/rpc/method-registry';
+import { METHOD_REGISTRY, RPC_ENGINE } from '../../../src/rpc/registration';
+import { RpcCoreModule } from '../../../src/rpc/rpc-core.module';
+import { FakeEvmChain } from '../../e2e/evm-surface-backend';
 
 Logger.overrideLogger(false);
 
 const jsonRpc = { api: ['eth', 'web3'] } as unknown as JsonRpcConfig;
-const config = { jsonRpc } as GatewayConfigService;
+const config = { jsonRpc, rpc: { unsafe: false } as RpcConfig } as GatewayConfigService;
 const registry = new MethodRegistry();
-const method = (name: string, group: string, websocketOnly = false) => ({ name, group, params: [], websocketOnly, handler: () => name });
+const bus = new EventBus();
+const chain = new FakeEvmChain(bus);
+const method = (name: string, group: string) => defineMethod({ name, group, params: [], handler: () => name });
 registry.registerAll([
   method('eth_chainId', 'eth'),
   method('web3_clientVersion', 'web3'),
   method('debug_memStats', 'debug'),
   method('admin_peers', 'admin'),
-  method('eth_fillTransaction', 'eth'),
-  method('trace_block', 'trace'),
-  method('eth_subscribe', 'eth', true),
-  method('eth_unsubscribe', 'eth', true),
-  rpcModulesMethod(registry, () => jsonRpc),
+  ...new SubscriptionMethods(new ChainFeed(bus, chain), chain).methods(),
+  ...new RpcModulesMethods(registry, config).methods(),
 ]);
-const guards = [new NamespaceGuard(config), new NotImplementedGuard(), new WebsocketOnlyGuard()];
-const handler = new JsonRpcMessageHandler(new EvmDispatcher(registry, new EvmParamDecoder(), guards, new EvmErrorDialect()), () => ({ requests: 0, responseBytes: 0 }));
+
+/** The EVM engine as EvmRpcCoreModule builds it (its dialect and guard policy), over the methods above. */
+async function engineOver(methods: MethodRegistry): Promise<{ context: INestApplicationContext; engine: RpcEngine }> {
+  @Global()
+  @Module({
+    providers: [
+      { provide: GatewayConfigService, useValue: config },
+      { provide: METHOD_REGISTRY.evm, useValue: methods },
+    ],
+    exports: [GatewayConfigService, METHOD_REGISTRY.evm],
+  })
+  class GivenModule {}
+
+  @Module({ imports: [GivenModule, EvmRpcCoreModule] })
+  class GuardTestModule {}
+
+  const context = await NestFactory.createApplicationContext(GuardTestModule, { logger: false });
+  return { context, engine: context.get<RpcEngine>(RPC_ENGINE.evm) };
+}
+
+/** The gateway's EVM interface as it boots (every namespace module), with `[json-rpc] api = eth,web3`. */
+async function gateway(): Promise<{ registry: MethodRegistry; engine: RpcEngine; close(): Promise<void> }> {
+  const home = mkdtempSync(join(tmpdir(), 'rpcgw-guards-'));
+  const appConfig = loadConfig({ home, env: {}, flags: { 'json-rpc.api': 'eth,web3' } });
+
+  @Global()
+  @Module({
+    imports: [EventsModule],
+    providers: [{ provide: EVM_BACKEND, inject: [EventBus], useFactory: (events: EventBus) => new FakeEvmChain(events) }],
+    exports: [EVM_BACKEND],
+  })
+  class FakeBackendModule {}
+
+  @Module({ imports: [GatewayConfigModule.forRoot(appConfig), RpcCoreModule, EventsModule, FakeBackendModule, EvmRpcModule] })
+  class GatewayModule {}
+
+  const app = await NestFactory.createApplicationContext(GatewayModule, { logger: false });
+  return {
+    registry: app.get<MethodRegistry>(METHOD_REGISTRY.evm),
+    engine: app.get<RpcEngine>(RPC_ENGINE.evm),
+    async close() {
+      await app.close();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+let context: INestApplicationContext;
+let handler: RpcEngine;
+let real: Awaited<ReturnType<typeof gateway>>;
+beforeAll(async () => {
+  ({ context, engine: handler } = await engineOver(registry));
+  real = await gateway();
+});
+afterAll(async () => {
+  await context.close();
+  await real.close();
+});
 
 const connection: RpcConnection = { id: 'ws', send: () => undefined, onClose: () => undefined };
+type BodyOrigin = Omit<Origin, 'bytes'>;
 const http: BodyOrigin = { transport: 'jsonrpc', remote: 'r' };
 const ws: BodyOrigin = { transport: 'ws', remote: 'r', connection };
 
-const single = async (name: string, origin: BodyOrigin) => JSON.parse((await handler.handle(JSON.stringify({ id: 1, method: name }), origin))!);
-const inBatch = async (name: string, origin: BodyOrigin) =>
-  JSON.parse((await handler.handle(JSON.stringify([{ id: 0, method: 'eth_chainId' }, { id: 1, method: name }]), origin))!)[1];
+/** The answer text of a body (the engine under test unless another is given). */
+async function answer(body: unknown, origin: BodyOrigin, engine: RpcEngine | undefined): Promise<string> {
+  const text = JSON.stringify(body);
+  return (await (engine ?? handler).handle(text, { ...origin, bytes: Buffer.byteLength(text) })).body!;
+}
+const single = async (name: string, origin: BodyOrigin, params?: unknown[], engine?: RpcEngine) =>
+  JSON.parse(await answer({ id: 1, method: name, params }, origin, engine));
+const inBatch = async (name: string, origin: BodyOrigin, params?: unknown[], engine?: RpcEngine) =>
+  JSON.parse(await answer([{ id: 0, method: 'eth_chainId' }, { id: 1, method: name, params }], origin, engine))[1];
 const notAvailable = (name: string) => ({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: `the method ${name} does not exist/is not available` } });
+
+/** What the gateway does not implement: not registered, so it answers as an unknown method. */
+const NOT_IMPLEMENTED = ['eth_fillTransaction', 'trace_block', 'debug_getRawBlock', 'engine_newPayloadV1'];
 
 describe.each([
   ['HTTP', http, single],
@@ -54,12 +131,19 @@ describe.each([
   it.each(['debug_memStats', 'admin_peers'])('%s of a disabled namespace does not exist', async (name) => {
     expect(await send(name, origin)).toEqual(notAvailable(name));
   });
-  it.each(['eth_fillTransaction', 'trace_block'])('%s, not implemented, does not exist', async (name) => {
-    expect(await send(name, origin)).toEqual(notAvailable(name));
+  it.each(NOT_IMPLEMENTED)('%s, not implemented, does not exist', async (name) => {
+    expect(await send(name, origin, undefined, real.engine)).toEqual(notAvailable(name));
   });
   it('rpc_modules lists the enabled namespaces that have methods, and rpc', async () => {
     expect((await send('rpc_modules', origin)).result).toEqual({ eth: '1.0', web3: '1.0', rpc: '1.0' });
   });
+});
+
+it('the gateway registers none of the methods it does not implement', () => {
+  const names = real.registry.list().map((m) => m.name);
+  expect(names).toContain('eth_chainId');
+  expect(names.filter((name) => name === 'eth_fillTransaction' || /^(trace_|engine_|debug_getRaw)/.test(name))).toEqual([]);
+  for (const name of NOT_IMPLEMENTED) expect(real.registry.has(name)).toBe(false);
 });
 
 describe('subscriptions need a WebSocket', () => {
@@ -68,10 +152,11 @@ describe('subscriptions need a WebSocket', () => {
     expect((await inBatch('eth_subscribe', http)).error).toEqual({ code: -32000, message: 'notifications not supported' });
   });
   it('eth_unsubscribe over HTTP: subscription not found', async () => {
-    expect((await single('eth_unsubscribe', http)).error).toEqual({ code: -32000, message: 'subscription not found' });
+    expect((await single('eth_unsubscribe', http, ['0x1'])).error).toEqual({ code: -32000, message: 'subscription not found' });
   });
   it('both run over WebSocket', async () => {
-    expect((await single('eth_subscribe', ws)).result).toBe('eth_subscribe');
-    expect((await inBatch('eth_unsubscribe', ws)).result).toBe('eth_unsubscribe');
+    const id = (await single('eth_subscribe', ws, ['newHeads'])).result;
+    expect(id).toMatch(/^0x[0-9a-f]+$/);
+    expect((await inBatch('eth_unsubscribe', ws, [id])).result).toBe(true);
   });
 });

@@ -1,27 +1,27 @@
-import type { CanActivate } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import type { GatewayConfigService } from '../../../src/config/gateway-config.service';
-import { MetricsService, surfaceMeters } from '../../../src/metrics/metrics.service';
+import { MetricsService } from '../../../src/metrics/metrics.service';
+import { NodeDialect } from '../../../src/node-rpc/node-dialect';
 import type { CallContext } from '../../../src/rpc/call-context';
-import { Dispatcher, guardedCall, type ErrorDialect } from '../../../src/rpc/dispatcher';
+import type { Limit } from '../../../src/rpc/dialect';
+import { RpcEngine } from '../../../src/rpc/engine';
 import { InternalError, LimitError, MethodNotFoundError, RpcError } from '../../../src/rpc/errors';
+import { defineMethod, type AnyMethod, type MethodMeta } from '../../../src/rpc/method';
 import { MethodRegistry } from '../../../src/rpc/method-registry';
-import type { MethodArgs, MethodSpec } from '../../../src/rpc/method-spec';
 import { Exposition } from './exposition';
+
+Logger.overrideLogger(false);
 
 const config = (prometheus: boolean) => ({ instrumentation: { prometheus, namespace: 'rpcgw' } }) as GatewayConfigService;
 
-const unsafeGuard: CanActivate = {
-  canActivate(context) {
-    if (guardedCall(context).call.spec.unsafe) throw new MethodNotFoundError('unsafe');
-    return true;
-  },
-};
-const dialect: ErrorDialect = { toRpcError: (err) => (err instanceof RpcError ? err : new InternalError()) };
+const NO_BATCH_LIMIT: Limit = { max: 0, key: 'max_request_batch_size' };
 
-function surface() {
+/** An engine over test methods; `[rpc] unsafe` is off, so `danger` is refused by the unsafe guard. */
+function surface(batchRequests: Limit = NO_BATCH_LIMIT) {
   const registry = new MethodRegistry();
   let release: () => void = () => undefined;
-  const method = (name: string, handler: MethodSpec['handler'], extra: Partial<MethodSpec> = {}): MethodSpec => ({ name, group: 'test', params: [], handler, ...extra });
+  const method = (name: string, handler: () => unknown, extra: MethodMeta<object> = {}): AnyMethod =>
+    defineMethod({ name, group: 'test', params: [], handler, ...extra });
   registry.registerAll([
     method('ping', () => 'pong'),
     method('fail', () => {
@@ -36,13 +36,22 @@ function surface() {
     method('danger', () => 'done', { unsafe: true }),
     method('slow', () => new Promise<string>((resolve) => (release = () => resolve('late')))),
   ]);
-  const dispatcher = new Dispatcher(registry, { decode: (_spec, params) => (params ?? {}) as MethodArgs }, [unsafeGuard], dialect);
-  return { dispatcher, release: () => release() };
+  const engine = new RpcEngine(
+    new NodeDialect(),
+    registry,
+    { unsafeEnabled: () => false, groupEnabled: () => true, websocketOnlyRefusal: () => new MethodNotFoundError('websocket-only') },
+    () => ({ requests: batchRequests, responseBytes: { max: 0, key: '' } }),
+  );
+  return { engine, release: () => release() };
 }
 
 const ctx = (transport: CallContext['transport']): CallContext => ({ transport, remote: '127.0.0.1:1', requestId: 1 });
+/** A body as a transport hands it to the engine; `bytes` is what the transport counted. */
+const body = (engine: RpcEngine, text: string, transport: CallContext['transport'], bytes = Buffer.byteLength(text)) =>
+  engine.handle(text, { transport, remote: '127.0.0.1:1', bytes });
+const pings = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'ping', params: {} })));
 
-describe('MetricsService on a dispatcher', () => {
+describe('MetricsService on an engine', () => {
   let metrics: MetricsService;
   beforeEach(() => {
     metrics = new MetricsService(config(true));
@@ -53,16 +62,16 @@ describe('MetricsService on a dispatcher', () => {
   }
 
   it('counts and times calls by interface, transport, method and outcome; unknown names are "other"', async () => {
-    const { dispatcher } = surface();
-    metrics.instrument('node', dispatcher);
-    await dispatcher.dispatch({ method: 'ping', params: {}, id: 1 }, ctx('jsonrpc'));
-    await dispatcher.dispatch({ method: 'ping', params: {}, id: 2 }, ctx('jsonrpc'));
-    await dispatcher.dispatch({ method: 'ping', params: {}, id: 3 }, ctx('ws'));
-    await dispatcher.dispatch({ method: 'fail', params: {}, id: 4 }, ctx('uri'));
-    await dispatcher.dispatch({ method: 'odd', params: {}, id: 5 }, ctx('uri'));
-    await dispatcher.dispatch({ method: 'made_up_1', params: {}, id: 6 }, ctx('jsonrpc'));
-    await dispatcher.dispatch({ method: 'made_up_2', params: {}, id: 7 }, ctx('jsonrpc'));
-    metrics.rejected('node', 'jsonrpc', -32700);
+    const { engine } = surface();
+    metrics.instrument('node', engine);
+    await engine.call({ method: 'ping', params: {}, id: 1 }, ctx('jsonrpc'));
+    await engine.call({ method: 'ping', params: {}, id: 2 }, ctx('jsonrpc'));
+    await engine.call({ method: 'ping', params: {}, id: 3 }, ctx('ws'));
+    await engine.call({ method: 'fail', params: {}, id: 4 }, ctx('uri'));
+    await engine.call({ method: 'odd', params: {}, id: 5 }, ctx('uri'));
+    await engine.call({ method: 'made_up_1', params: {}, id: 6 }, ctx('jsonrpc'));
+    await engine.call({ method: 'made_up_2', params: {}, id: 7 }, ctx('jsonrpc'));
+    await body(engine, '{"jsonrpc":', 'jsonrpc');
 
     const m = await scrape();
     const labels = (transport: string, method: string, outcome: string) => ({ interface: 'node', transport, method, outcome });
@@ -84,26 +93,26 @@ describe('MetricsService on a dispatcher', () => {
   });
 
   it('a second scrape does not count twice', async () => {
-    const { dispatcher } = surface();
-    metrics.instrument('node', dispatcher);
-    await dispatcher.dispatch({ method: 'ping', params: {}, id: 1 }, ctx('uri'));
+    const { engine } = surface();
+    metrics.instrument('node', engine);
+    await engine.call({ method: 'ping', params: {}, id: 1 }, ctx('uri'));
     expect((await scrape()).value('rpcgw_requests_total', { interface: 'node', transport: 'uri', method: 'ping', outcome: 'ok' })).toBe(1);
     expect((await scrape()).value('rpcgw_requests_total', { interface: 'node', transport: 'uri', method: 'ping', outcome: 'ok' })).toBe(1);
-    await dispatcher.dispatch({ method: 'ping', params: {}, id: 1 }, ctx('uri'));
+    await engine.call({ method: 'ping', params: {}, id: 1 }, ctx('uri'));
     expect((await scrape()).value('rpcgw_requests_total', { interface: 'node', transport: 'uri', method: 'ping', outcome: 'ok' })).toBe(2);
   });
 
   it('counts guard refusals and limits by reason, starting every guard reason at zero', async () => {
-    const { dispatcher } = surface();
-    metrics.instrument('evm', dispatcher);
+    const { engine } = surface({ max: 1, key: 'batch-request-limit' });
+    metrics.instrument('evm', engine);
     let m = await scrape();
-    for (const reason of ['unsafe', 'websocket_only', 'namespace_disabled', 'not_implemented']) {
+    for (const reason of ['unsafe', 'websocket_only', 'namespace_disabled']) {
       expect(m.value('rpcgw_refusals_total', { interface: 'evm', reason })).toBe(0);
     }
-    await dispatcher.dispatch({ method: 'danger', params: {}, id: 1 }, ctx('jsonrpc'));
-    await dispatcher.dispatch({ method: 'danger', params: {}, id: 2 }, ctx('ws'));
-    await dispatcher.dispatch({ method: 'crowded', params: {}, id: 3 }, ctx('ws'));
-    surfaceMeters(metrics, 'evm').refuse('batch-request-limit');
+    await engine.call({ method: 'danger', params: {}, id: 1 }, ctx('jsonrpc'));
+    await engine.call({ method: 'danger', params: {}, id: 2 }, ctx('ws'));
+    await engine.call({ method: 'crowded', params: {}, id: 3 }, ctx('ws'));
+    await body(engine, pings(2), 'jsonrpc');
     m = await scrape();
     expect(m.value('rpcgw_refusals_total', { interface: 'evm', reason: 'unsafe' })).toBe(2);
     expect(m.value('rpcgw_refusals_total', { interface: 'evm', reason: 'limit', limit: 'max_things' })).toBe(1);
@@ -112,33 +121,32 @@ describe('MetricsService on a dispatcher', () => {
   });
 
   it('samples the calls in flight at scrape time', async () => {
-    const { dispatcher, release } = surface();
-    metrics.instrument('node', dispatcher);
-    const pending = dispatcher.dispatch({ method: 'slow', params: {}, id: 1 }, ctx('ws'));
+    const { engine, release } = surface();
+    metrics.instrument('node', engine);
+    const pending = engine.call({ method: 'slow', params: {}, id: 1 }, ctx('ws'));
     await new Promise((r) => setImmediate(r));
-    expect(dispatcher.inFlight).toBe(1);
+    expect(engine.inFlight).toBe(1);
     expect((await scrape()).value('rpcgw_in_flight_requests', { interface: 'node' })).toBe(1);
     release();
     await pending;
-    expect(dispatcher.inFlight).toBe(0);
+    expect(engine.inFlight).toBe(0);
     expect((await scrape()).value('rpcgw_in_flight_requests', { interface: 'node' })).toBe(0);
   });
 
   it('transport meters: bytes by transport, batch sizes, subscriptions and filters that end once', async () => {
-    const meters = surfaceMeters(metrics, 'node');
-    meters.uri.requestBytes.inc(7);
-    expect(meters.counted(meters.uri, 'héllo')).toBe('héllo');
-    meters.jsonrpc.requestBytes.inc(40);
-    meters.jsonrpc.requestBytes.inc(2);
-    meters.batchSize.observe(3);
-    meters.batchSize.observe(12);
+    const { engine } = surface();
+    metrics.instrument('node', engine);
+    engine.countRequest('uri', 7);
+    expect(engine.countAnswer('uri', 'héllo')).toBe('héllo');
+    await body(engine, pings(3), 'jsonrpc', 40);
+    await body(engine, pings(12), 'jsonrpc', 2);
     const end = metrics.subscriptionOpened('node', 'NewBlock');
     metrics.subscriptionOpened('node', 'NewBlock');
     const removed = metrics.filterInstalled('logs');
     end();
     end();
     removed();
-    metrics.sampleConnections('node', () => 5, () => 2);
+    metrics.sampleConnections('node', () => ({ http: 3, ws: 2 }));
     const m = await scrape();
     expect(m.value('rpcgw_request_bytes_total', { interface: 'node', transport: 'uri' })).toBe(7);
     expect(m.value('rpcgw_response_bytes_total', { interface: 'node', transport: 'uri' })).toBe(6);
@@ -167,14 +175,13 @@ describe('MetricsService on a dispatcher', () => {
 });
 
 describe('MetricsService with prometheus = false', () => {
-  it('leaves the dispatcher and the transports uninstrumented', async () => {
+  it('leaves the engine and the transports uninstrumented', async () => {
     const metrics = new MetricsService(config(false));
-    const { dispatcher } = surface();
-    metrics.instrument('node', dispatcher);
-    await dispatcher.dispatch({ method: 'ping', params: {}, id: 1 }, ctx('uri'));
-    const meters = surfaceMeters(metrics, 'node');
-    meters.uri.requestBytes.inc(10);
-    meters.refuse('max_body_bytes');
+    const { engine } = surface();
+    metrics.instrument('node', engine);
+    await engine.call({ method: 'ping', params: {}, id: 1 }, ctx('uri'));
+    engine.countRequest('uri', 10);
+    metrics.refuse('node', 'limit', 'max_body_bytes');
     metrics.subscriptionOpened('node', 'Tx')();
     const m = new Exposition(await metrics.scrape());
     expect(m.series('rpcgw_requests_total')).toEqual([]);
@@ -183,14 +190,16 @@ describe('MetricsService with prometheus = false', () => {
     expect(m.types.has('rpcgw_process_cpu_user_seconds_total')).toBe(false);
   });
 
-  it('meters without a MetricsService at all are no-ops', () => {
-    const meters = surfaceMeters(undefined, 'node');
-    expect(() => {
-      meters.ws.requestBytes.inc(3);
-      meters.batchSize.observe(2);
-      meters.refuse('x');
-      meters.rejected('ws', -32700);
-    }).not.toThrow();
-    expect(meters.counted(meters.ws, 'abc')).toBe('abc');
+  it('meters without a MetricsService at all are no-ops', async () => {
+    const { engine } = surface({ max: 2, key: 'x' });
+    await expect(
+      (async () => {
+        engine.countRequest('ws', 3);
+        await body(engine, pings(2), 'jsonrpc');
+        await body(engine, pings(3), 'jsonrpc');
+        await body(engine, '{"jsonrpc":', 'ws');
+      })(),
+    ).resolves.toBeUndefined();
+    expect(engine.countAnswer('ws', 'abc')).toBe('abc');
   });
 });

@@ -18,7 +18,6 @@ describe('label values stay bounded', () => {
     expect(refusalOf(new MethodNotFoundError('unsafe'))).toEqual({ reason: 'unsafe' });
     expect(refusalOf(new MethodNotFoundError('websocket-only'))).toEqual({ reason: 'websocket_only' });
     expect(refusalOf(new MethodNotFoundError('namespace-disabled'))).toEqual({ reason: 'namespace_disabled' });
-    expect(refusalOf(new MethodNotFoundError('not-implemented'))).toEqual({ reason: 'not_implemented' });
     expect(refusalOf(new MethodNotFoundError('unknown'))).toBeUndefined();
     expect(refusalOf(new LimitError('batch-request-limit', 'batch too large'))).toEqual({ reason: 'limit', limit: 'batch-request-limit' });
     expect(refusalOf(new InternalError())).toBeUndefined();

@@ -2,9 +2,9 @@ import { Writable } from 'node:stream';
 import { createGatewayLogger, requestIdGenerator } from '../../../src/logging/gateway-logger';
 import { RequestLog } from '../../../src/logging/request-log';
 import type { CallContext } from '../../../src/rpc/call-context';
-import type { DispatchOutcome } from '../../../src/rpc/dispatcher';
+import type { Outcome } from '../../../src/rpc/engine';
 import { InternalError } from '../../../src/rpc/errors';
-import type { MethodSpec } from '../../../src/rpc/method-spec';
+import { defineMethod } from '../../../src/rpc/method';
 import type { IncomingMessage } from 'node:http';
 
 function capture(level: Parameters<typeof createGatewayLogger>[0]) {
@@ -18,9 +18,9 @@ function capture(level: Parameters<typeof createGatewayLogger>[0]) {
   return { lines, log: new RequestLog(createGatewayLogger(level, destination)) };
 }
 
-const spec = { name: 'broadcast_tx_sync', group: 'tx', params: [], handler: () => undefined } as MethodSpec;
-const ok: DispatchOutcome = { ok: true, result: { hash: 'AB' }, spec, args: { tx: 'c2VjcmV0' } };
-const failed: DispatchOutcome = { ok: false, error: new InternalError('Internal error', 'x'.repeat(500)), spec };
+const method = defineMethod({ name: 'broadcast_tx_sync', group: 'tx', params: [], handler: () => undefined });
+const ok: Outcome = { ok: true, result: { hash: 'AB' }, method, args: { tx: 'c2VjcmV0' } };
+const failed: Outcome = { ok: false, error: new InternalError('Internal error', 'x'.repeat(500)), method };
 const http: CallContext = { transport: 'jsonrpc', remote: '10.0.0.1:5000', requestId: 7, correlationId: 'abc-123' };
 const ws: CallContext = { transport: 'ws', remote: '10.0.0.2:6000', requestId: 'q' };
 const request = { method: 'broadcast_tx_sync', params: { tx: 'c2VjcmV0' }, id: 7 };
@@ -30,7 +30,7 @@ const flush = () => new Promise((r) => setImmediate(r));
 describe('RequestLog', () => {
   it('debug: one JSON line per call with the request id; never params or results', async () => {
     const { lines, log } = capture('debug');
-    log.observer('node').onDispatched(request, http, ok, process.hrtime.bigint());
+    log.observer('node').onCall(request, http, ok, process.hrtime.bigint());
     await flush();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
@@ -53,8 +53,8 @@ describe('RequestLog', () => {
   it('info: successes are silent, errors are warn lines with code and clipped detail', async () => {
     const { lines, log } = capture('info');
     const observer = log.observer('node');
-    observer.onDispatched(request, http, ok, process.hrtime.bigint());
-    observer.onDispatched(request, ws, failed, process.hrtime.bigint());
+    observer.onCall(request, http, ok, process.hrtime.bigint());
+    observer.onCall(request, ws, failed, process.hrtime.bigint());
     await flush();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 'warn', msg: 'rpc error', transport: 'ws', code: -32603, error: 'Internal error' });
@@ -65,7 +65,7 @@ describe('RequestLog', () => {
 
   it('silent: nothing', async () => {
     const { lines, log } = capture('silent');
-    log.observer('node').onDispatched(request, http, failed, process.hrtime.bigint());
+    log.observer('node').onCall(request, http, failed, process.hrtime.bigint());
     await flush();
     expect(lines).toEqual([]);
   });

@@ -7,8 +7,11 @@ import type { WebSocket } from 'ws';
 import type { NodeBackend } from '../../../src/backends/node-backend';
 import type { GatewayConfigService } from '../../../src/config/gateway-config.service';
 import { EventBus, type BusEvent } from '../../../src/events';
-import { SubscriptionService } from '../../../src/node-rpc/subscriptions/subscription.methods';
-import type { CallContext } from '../../../src/rpc/call-context';
+import { NodeDialect } from '../../../src/node-rpc/node-dialect';
+import { SubscriptionMethods } from '../../../src/node-rpc/subscriptions/subscription.methods';
+import { RpcEngine } from '../../../src/rpc/engine';
+import { MethodNotFoundError } from '../../../src/rpc/errors';
+import { MethodRegistry } from '../../../src/rpc/method-registry';
 import { WsRpcConnection } from '../../../src/rpc/ws-connection';
 
 const TIMEOUT_MS = 30;
@@ -44,11 +47,19 @@ async function subscribed(closeOnSlowClient: boolean) {
   const backend = { feedEvents: async () => () => undefined } as unknown as NodeBackend;
   const rpc = { max_subscription_clients: 100, max_subscriptions_per_client: 5, experimental_subscription_buffer_size: 200, experimental_close_on_slow_client: closeOnSlowClient };
   const config = { rpc } as unknown as GatewayConfigService;
-  const service = new SubscriptionService(bus, backend, config, undefined, TIMEOUT_MS);
+  const registry = new MethodRegistry();
+  registry.registerAll(new SubscriptionMethods(bus, backend, config, undefined, TIMEOUT_MS).methods());
+  const engine = new RpcEngine(
+    new NodeDialect(),
+    registry,
+    { unsafeEnabled: () => false, groupEnabled: () => true, websocketOnlyRefusal: () => new MethodNotFoundError('websocket-only') },
+    () => ({ requests: { max: 0, key: 'max_request_batch_size' }, responseBytes: { max: 0, key: '' } }),
+  );
   const socket = new StuckSocket();
   const connection = new WsRpcConnection('127.0.0.1:9', socket as unknown as WebSocket, 1, { pingMs: 60_000, readTimeoutMs: 60_000 });
-  const ctx: CallContext = { transport: 'ws', remote: connection.id, requestId: 7, connection };
-  await service.methods().find((m) => m.name === 'subscribe')!.handler({ query: "tm.event='NewBlock'" }, ctx);
+  const request = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'subscribe', params: { query: "tm.event='NewBlock'" } });
+  const reply = await engine.handle(request, { transport: 'ws', remote: connection.id, bytes: request.length, connection });
+  expect(JSON.parse(reply.body!)).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
   return { bus, socket, connection };
 }
 

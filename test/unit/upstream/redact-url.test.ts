@@ -1,7 +1,7 @@
 import { Logger, type LoggerService } from '@nestjs/common';
 import { NODE_PROTOCOL } from '../../../src/backends/upstream/node-protocol';
 import { redactUrl } from '../../../src/backends/upstream/redact-url';
-import { UPSTREAM_DEFAULTS } from '../../../src/backends/upstream/upstream-config';
+import { UPSTREAM_DEFAULTS } from '../../../src/config/upstream-config';
 import { UpstreamPool } from '../../../src/backends/upstream/upstream-pool';
 
 describe('redactUrl', () => {

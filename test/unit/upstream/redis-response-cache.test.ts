@@ -12,7 +12,7 @@ import { createServer as createTcpServer, type Server as TcpServer, type Socket 
 import { EVM_PROTOCOL } from '../../../src/backends/upstream/evm-protocol';
 import { rawJsonOf } from '../../../src/rpc/result-json';
 import { RedisCache } from '../../../src/backends/upstream/redis-cache';
-import { UPSTREAM_DEFAULTS } from '../../../src/backends/upstream/upstream-config';
+import { UPSTREAM_DEFAULTS } from '../../../src/config/upstream-config';
 import { UpstreamEvmBackend } from '../../../src/backends/upstream/upstream-evm-backend';
 import { UpstreamPool } from '../../../src/backends/upstream/upstream-pool';
 import { CONFIG_TABLES } from '../../../src/config/config-tables';

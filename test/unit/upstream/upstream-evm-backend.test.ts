@@ -7,7 +7,7 @@ import { Logger } from '@nestjs/common';
 import { createServer, type Server } from 'node:http';
 import { EVM_PROTOCOL } from '../../../src/backends/upstream/evm-protocol';
 import { rawJsonOf } from '../../../src/rpc/result-json';
-import { UPSTREAM_DEFAULTS } from '../../../src/backends/upstream/upstream-config';
+import { UPSTREAM_DEFAULTS } from '../../../src/config/upstream-config';
 import { UpstreamEvmBackend } from '../../../src/backends/upstream/upstream-evm-backend';
 import { UpstreamPool } from '../../../src/backends/upstream/upstream-pool';
 import { ApplicationError } from '../../../src/rpc/errors';

@@ -4,7 +4,7 @@ import { HealthChecker } from '../../../src/backends/upstream/health-checker';
 import type { Probe } from '../../../src/backends/upstream/pool-protocol';
 import { ResponseCache } from '../../../src/backends/upstream/response-cache';
 import { Upstream } from '../../../src/backends/upstream/upstream';
-import { parseUpstreamConfig, UPSTREAM_DEFAULTS } from '../../../src/backends/upstream/upstream-config';
+import { parseUpstreamConfig, UPSTREAM_DEFAULTS } from '../../../src/config/upstream-config';
 
 describe('CircuitBreaker', () => {
   it('opens after the failures, half-opens after the open time, closes on a trial success', () => {

@@ -1,6 +1,6 @@
 import { WebSocketServer } from 'ws';
 import { Upstream } from '../../../src/backends/upstream/upstream';
-import { UPSTREAM_DEFAULTS } from '../../../src/backends/upstream/upstream-config';
+import { UPSTREAM_DEFAULTS } from '../../../src/config/upstream-config';
 import type { UpstreamPool } from '../../../src/backends/upstream/upstream-pool';
 import { WsMultiplexer } from '../../../src/backends/upstream/ws-multiplexer';
 import { EventBus } from '../../../src/events';

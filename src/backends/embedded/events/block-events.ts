@@ -9,7 +9,7 @@ import type { AbciEvent, Block, BlockId } from '../../../devnet/chain/types';
 import { blockIdJson, blockJson, headerJson, hexJson, validatorJson } from '../../../devnet/chain/wire';
 import { eventJson, finalizeBlockJson, txResultJson } from '../wire/abci-json';
 import { txHash } from '../../../devnet/chain/hashing';
-import type { Json, JsonObject } from '../../node-backend';
+import type { Json, JsonObject } from '../../../rpc/json';
 import { asJson } from '../../../devnet/json';
 
 export function blockEvents(block: Block, blockId: BlockId, results: FinalizeBlockResult): BusEvent[] {

@@ -5,7 +5,7 @@
  */
 import { getMerkleStateProof, type MerkleStateManager } from '@ethereumjs/statemanager';
 import { bytesToBigInt, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
-import type { JsonObject } from '../../node-backend';
+import type { JsonObject } from '../../../rpc/json';
 import { fromHex, quantity } from '../../../devnet/app/evm/hex';
 
 export async function accountProof(state: MerkleStateManager, address: string, storageKeys: readonly string[]): Promise<JsonObject> {

@@ -5,7 +5,7 @@
  * block's Ethereum txs and receipts, logsBloom the bloom of their logs, and stateRoot the EVM state root
  * after the block (the root eth_getProof at that block proves against).
  */
-import type { Json, JsonObject } from '../../node-backend';
+import type { Json, JsonObject } from '../../../rpc/json';
 import { hexData, quantity, ZERO_HASH } from '../../../devnet/app/evm/hex';
 import type { EvmBlock } from './chain-view';
 

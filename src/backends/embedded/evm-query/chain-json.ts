@@ -1,5 +1,5 @@
 /** Blocks, mined transactions and receipts of the devnet as EVM RPC JSON. */
-import type { JsonObject } from '../../node-backend';
+import type { JsonObject } from '../../../rpc/json';
 import { blockJson } from './block-json';
 import type { EvmBlock, EvmChainView, ExecutedTx } from './chain-view';
 import { hexData } from '../../../devnet/app/evm/hex';

@@ -5,7 +5,7 @@
  */
 import { ApplicationError } from '../../../rpc/errors';
 import type { BlockRef } from '../../evm-backend';
-import type { JsonObject } from '../../node-backend';
+import type { JsonObject } from '../../../rpc/json';
 import { nextBaseFee } from '../../../devnet/app/evm/base-fee';
 import type { EvmBlockRecord } from '../../../devnet/evm-state/evm-chain-store';
 import type { EvmChainView } from './chain-view';

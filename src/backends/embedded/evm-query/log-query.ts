@@ -8,7 +8,7 @@
 import { Bloom } from '@ethereumjs/vm';
 import { ApplicationError } from '../../../rpc/errors';
 import type { BlockRef, LogFilter } from '../../evm-backend';
-import type { JsonObject } from '../../node-backend';
+import type { JsonObject } from '../../../rpc/json';
 import type { EvmBlockRecord, EvmLog } from '../../../devnet/evm-state/evm-chain-store';
 import type { EvmChainView } from './chain-view';
 import { fromHex, hexData } from '../../../devnet/app/evm/hex';

@@ -1,6 +1,6 @@
 /** Receipts (§5.4: keys alphabetical, as Evmos builds them from a map) and logs (§5.3: struct order). */
 import { Bloom } from '@ethereumjs/vm';
-import type { JsonObject } from '../../node-backend';
+import type { JsonObject } from '../../../rpc/json';
 import type { EvmLog, EvmTxRecord } from '../../../devnet/evm-state/evm-chain-store';
 import { hexData, quantity } from '../../../devnet/app/evm/hex';
 

@@ -1,6 +1,6 @@
 /** A transaction as go-ethereum's RPCTransaction in Evmos's field order (§5.2). */
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
-import type { Json, JsonObject } from '../../node-backend';
+import type { Json, JsonObject } from '../../../rpc/json';
 import { effectiveGasPrice, feeCapOf } from '../../../devnet/app/evm/tx-checks';
 import { hexData, quantity } from '../../../devnet/app/evm/hex';
 

@@ -4,7 +4,7 @@
  * checksummed sender and decimal nonce.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import type { JsonObject } from '../../node-backend';
+import type { JsonObject } from '../../../rpc/json';
 import { decodeEthTx } from '../../../devnet/app/evm/eth-tx';
 import { feeCapOf } from '../../../devnet/app/evm/tx-checks';
 import type { EvmChainView } from './chain-view';

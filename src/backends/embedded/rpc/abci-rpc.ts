@@ -1,5 +1,5 @@
 /** The ABCI routes: abci_info and abci_query go straight to the application. */
-import type { JsonObject } from '../../node-backend';
+import type { JsonObject } from '../../../rpc/json';
 import type { Application } from '../../../devnet/app/application';
 import { infoJson, queryResultJson } from '../wire/abci-json';
 

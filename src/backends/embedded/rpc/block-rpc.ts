@@ -1,5 +1,5 @@
 /** The block and state reads of the Info routes (rpc/core/blocks.go, consensus.go). */
-import type { JsonObject } from '../../node-backend';
+import type { JsonObject } from '../../../rpc/json';
 import { ApplicationError } from '../../../rpc/errors';
 import { blockIdJson, blockJson, commitJson, consensusParamsJson, headerJson, validatorJson } from '../../../devnet/chain/wire';
 import type { Devnet } from '../../../devnet/devnet';

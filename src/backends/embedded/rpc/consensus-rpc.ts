@@ -3,7 +3,7 @@
  * RoundStepNewHeight (1), waiting out the block time after committing H with its validator's
  * precommit, which is what a single-validator node shows most of the time.
  */
-import type { Json, JsonObject } from '../../node-backend';
+import type { Json, JsonObject } from '../../../rpc/json';
 import type { Commit } from '../../../devnet/chain/types';
 import { hexJson, timestampJson, validatorJson } from '../../../devnet/chain/wire';
 import type { Devnet } from '../../../devnet/devnet';

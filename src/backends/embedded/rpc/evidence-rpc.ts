@@ -4,7 +4,7 @@
  * into a block. LightClientAttackEvidence gets its basic checks; the devnet cannot verify a
  * conflicting light block, so it refuses such evidence afterwards.
  */
-import type { JsonObject } from '../../node-backend';
+import type { JsonObject } from '../../../rpc/json';
 import { ApplicationError, InvalidParamsError } from '../../../rpc/errors';
 import { toHex } from '../../../devnet/bytes';
 import type { Devnet } from '../../../devnet/devnet';

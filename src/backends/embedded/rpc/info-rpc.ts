@@ -1,5 +1,5 @@
 /** The node's own information: health, status, net_info, genesis and the dial routes (rpc/core/status.go, net.go). */
-import type { JsonObject } from '../../node-backend';
+import type { JsonObject } from '../../../rpc/json';
 import { ApplicationError } from '../../../rpc/errors';
 import { hexJson, pubKeyJson, timestampJson } from '../../../devnet/chain/wire';
 import type { Devnet } from '../../../devnet/devnet';

@@ -1,6 +1,6 @@
 /** The Tx routes and the mempool reads (rpc/core/mempool.go). */
 import { Logger } from '@nestjs/common';
-import type { JsonObject } from '../../node-backend';
+import type { JsonObject } from '../../../rpc/json';
 import { ApplicationError } from '../../../rpc/errors';
 import { EventBus, EventTimeoutError, parseQuery, SubscriptionCanceledError } from '../../../events';
 import type { CheckTxResult } from '../../../devnet/app/application';

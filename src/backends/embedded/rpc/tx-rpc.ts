@@ -1,5 +1,5 @@
 /** The indexer routes: tx, tx_search and block_search (rpc/core/tx.go, blocks.go). */
-import type { JsonObject } from '../../node-backend';
+import type { JsonObject } from '../../../rpc/json';
 import { ApplicationError } from '../../../rpc/errors';
 import { parseQuery, Query, QueryParseError } from '../../../events/query';
 import { txHash, txProof } from '../../../devnet/chain/hashing';

@@ -5,7 +5,7 @@
  */
 import type { AbciEvent, ExecTxResult } from '../../../devnet/chain/types';
 import { base64Json } from '../../../devnet/chain/wire';
-import type { Json, JsonObject } from '../../node-backend';
+import type { Json, JsonObject } from '../../../rpc/json';
 import type { FinalizeBlockResult, InfoResult, QueryResult, ValidatorUpdate } from '../../../devnet/app/application';
 
 /** jsonpb Event: `{type, attributes}`, both always present. */

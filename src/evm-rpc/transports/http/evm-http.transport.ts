@@ -1,52 +1,46 @@
-import { Injectable } from '@nestjs/common';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GatewayConfigService } from '../../../config/gateway-config.service';
-import { limitConnections } from '../../../rpc/http/connection-limit';
-import { JsonRpcMessageHandler } from '../../envelope/message-handler';
-import { closeServer, listen } from '../listen';
-import { readBody } from './body-reader';
-import { corsHeaders, preflightHeaders, type HeaderList } from './cors';
-import { emptyReply, httpError } from './plain-replies';
+import type { RpcEngine } from '../../../rpc/engine';
+import { readBody } from '../../../rpc/http/body-reader';
+import { corsOf, RS_CORS_DEFAULT, type HeaderList } from '../../../rpc/http/cors';
+import { emptyReply, httpError } from '../../../rpc/http/plain-replies';
+import { Listeners } from '../../../rpc/listeners';
+import { RPC_ENGINE } from '../../../rpc/registration';
 import { MAX_BODY_BYTES, refuseRequest } from './request-checks';
 
 /**
- * The EVM RPC over HTTP, on a bare node:http server (no per-request framework work): `POST /` is
- * JSON-RPC; any other method on `/` is 405 with no body and any other path 404, as Evmos' router
- * answers; CORS is rs/cors' default.
+ * The EVM RPC over HTTP on `[json-rpc] address`: `POST /` is JSON-RPC; any other method on `/` is
+ * 405 with no body and any other path 404, as Evmos' router answers; CORS is rs/cors' default.
  */
 @Injectable()
-export class EvmHttpTransport {
-  private server: Server | undefined;
-  private timeoutMs = 0;
+export class EvmHttpTransport implements OnModuleInit {
+  private readonly cors = corsOf(RS_CORS_DEFAULT);
 
   constructor(
-    private readonly handler: JsonRpcMessageHandler,
+    @Inject(RPC_ENGINE.evm) private readonly engine: RpcEngine,
     private readonly config: GatewayConfigService,
+    private readonly listeners: Listeners,
   ) {}
 
-  async listen(): Promise<string> {
+  onModuleInit(): void {
     const rpc = this.config.jsonRpc;
-    this.timeoutMs = rpc['http-timeout'];
-    const server = createServer((req, res) => this.onRequest(req, res));
-    server.keepAliveTimeout = rpc['http-idle-timeout'];
-    // Go's ReadTimeout covers the whole request, headers included.
-    server.requestTimeout = rpc['http-timeout'];
-    server.headersTimeout = rpc['http-timeout'];
-    limitConnections([server], rpc['max-open-connections']);
-    this.server = server;
-    return listen(server, rpc.address, 'http');
-  }
-
-  async close(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (server) await closeServer(server);
+    if (!rpc.enable) return;
+    this.listeners.add({
+      rpc: 'evm',
+      address: rpc.address,
+      scheme: 'http',
+      maxConnections: rpc['max-open-connections'],
+      // Go's ReadTimeout covers the whole request, headers included.
+      timeouts: { keepAlive: rpc['http-idle-timeout'], request: rpc['http-timeout'], headers: rpc['http-timeout'] },
+      handle: (req, res) => this.onRequest(req, res),
+    });
   }
 
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
-    const preflight = preflightHeaders(req.method, req.headers);
+    const preflight = this.cors.preflight(req.method, req.headers);
     if (preflight) return emptyReply(res, 204, preflight);
-    const cors = corsHeaders(req.method, req.headers);
+    const cors = this.cors.headers(req.method, req.headers);
     const url = req.url ?? '';
     const q = url.indexOf('?');
     if ((q < 0 ? url : url.slice(0, q)) !== '/') return httpError(res, 404, '404 page not found', cors);
@@ -64,15 +58,17 @@ export class EvmHttpTransport {
 
   private serve(req: IncomingMessage, res: ServerResponse, text: string, cors: HeaderList): void {
     const socket = req.socket;
-    this.handler
+    const timeoutMs = this.config.jsonRpc['http-timeout'];
+    this.engine
       .handle(text, {
         transport: 'jsonrpc',
         remote: `${socket.remoteAddress ?? 'unix'}:${socket.remotePort ?? 0}`,
-        deadline: this.timeoutMs > 0 ? Date.now() + this.timeoutMs : undefined,
+        bytes: Buffer.byteLength(text),
+        deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined,
       })
       .then(
         (reply) => {
-          const body = Buffer.from(reply === undefined ? '' : reply + '\n');
+          const body = Buffer.from(reply.body === undefined ? '' : reply.body + '\n');
           // go-ethereum's media type, with no charset parameter.
           res.writeHead(200, ['Content-Type', 'application/json', 'Content-Length', String(body.length), ...cors]);
           res.end(body);

@@ -1,20 +1,7 @@
-import { goMembers, isObject } from '../codec/go-json';
-import { arrayElements, memberText, skipWhitespace, valueEnd } from './json-scan';
-
-/** One member of a request body, classified as go-ethereum's server does. */
-export type IncomingMessage =
-  | { readonly kind: 'call'; readonly method: string; readonly params: unknown; readonly id: unknown; readonly rawId: string }
-  | { readonly kind: 'notification'; readonly method: string; readonly params: unknown }
-  /** Answered `invalid request` with `rawId` (`null` when the id itself was unusable). */
-  | { readonly kind: 'invalid'; readonly rawId: string }
-  /** Responses and `*_subscription` notifications sent to the server: dropped silently. */
-  | { readonly kind: 'ignored' };
-
-export type ParsedBody =
-  | { readonly kind: 'empty' }
-  | { readonly kind: 'parse-error' }
-  | { readonly kind: 'single'; readonly message: IncomingMessage }
-  | { readonly kind: 'batch'; readonly messages: IncomingMessage[] };
+import type { Body, Message } from '../rpc/envelope';
+import { arrayElements, memberText, skipWhitespace, valueEnd } from '../rpc/json-scan';
+import { goMembers, isObject } from './codec/go-json';
+import { EvmParseError, InvalidMessageError } from './evm-errors';
 
 export const NULL_ID = 'null';
 
@@ -27,26 +14,28 @@ function envelopeMembers(value: Record<string, unknown>): Record<string, unknown
   return value;
 }
 
-function classify(raw: string, value: unknown): IncomingMessage {
-  if (!isObject(value)) return { kind: 'invalid', rawId: NULL_ID };
+/** One member of a body, classified as go-ethereum's server does. */
+function classify(raw: string, value: unknown): Message {
+  if (!isObject(value)) return { kind: 'invalid', idText: NULL_ID, error: new InvalidMessageError() };
   const members = envelopeMembers(value);
   const method = typeof members.method === 'string' ? members.method : '';
   const params = members.params;
   if (!Object.hasOwn(members, 'id')) {
-    if (method === '') return { kind: 'invalid', rawId: NULL_ID };
+    if (method === '') return { kind: 'invalid', idText: NULL_ID, error: new InvalidMessageError() };
+    // A `*_subscription` notification sent to the server is someone's echo: dropped.
     return method.endsWith('_subscription') ? { kind: 'ignored' } : { kind: 'notification', method, params };
   }
   const id = members.id;
-  if (typeof id === 'object' && id !== null) return { kind: 'invalid', rawId: NULL_ID };
+  if (typeof id === 'object' && id !== null) return { kind: 'invalid', idText: NULL_ID, error: new InvalidMessageError() };
   // Numbers keep their textual form (1.50, integers beyond 2^53); other ids print the same either way.
-  const rawId = typeof id === 'number' ? (memberText(raw, 'id') ?? JSON.stringify(id)) : JSON.stringify(id);
-  if (method !== '') return { kind: 'call', method, params, id, rawId };
+  const idText = typeof id === 'number' ? (memberText(raw, 'id') ?? JSON.stringify(id)) : JSON.stringify(id);
+  if (method !== '') return { kind: 'call', method, params, id, idText };
   if (!Object.hasOwn(members, 'params') && (Object.hasOwn(members, 'result') || Object.hasOwn(members, 'error'))) return { kind: 'ignored' };
-  return { kind: 'invalid', rawId };
+  return { kind: 'invalid', idText, error: new InvalidMessageError() };
 }
 
 /** Decodes the first JSON value of a body (what follows it is ignored, as go-ethereum does). */
-export function parseBody(text: string): ParsedBody {
+export function parseEvmBody(text: string): Body {
   const start = skipWhitespace(text, 0);
   if (start === text.length) return { kind: 'empty' };
   let raw: string;
@@ -57,12 +46,12 @@ export function parseBody(text: string): ParsedBody {
     raw = start === 0 ? text : text.slice(start);
   } catch {
     const end = valueEnd(text, start);
-    if (end < 0) return { kind: 'parse-error' };
+    if (end < 0) return { kind: 'error', error: new EvmParseError() };
     raw = text.slice(start, end);
     try {
       value = JSON.parse(raw);
     } catch {
-      return { kind: 'parse-error' };
+      return { kind: 'error', error: new EvmParseError() };
     }
   }
   if (!Array.isArray(value)) return { kind: 'single', message: classify(raw, value) };

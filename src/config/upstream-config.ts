@@ -1,15 +1,13 @@
 /**
  * `[upstream]` and its `[[upstream.node]]` / `[[upstream.evm]]` arrays of tables in
- * `$HOME/config/gateway.toml`, read with smol-toml and validated with class-validator. A bad value
- * throws one ConfigError line naming the file, the key, the value and what was expected.
+ * `$HOME/config/gateway.toml`, validated with class-validator. A bad value throws one ConfigError line
+ * naming the file, the key, the value and what was expected.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { plainToInstance } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
-import { parse as parseToml, TomlError } from 'smol-toml';
-import { ConfigError } from '../../config/config-error';
-import { parseDuration } from '../../config/duration';
+import { IsInt, IsNumber, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { ConfigError } from './config-error';
+import { isTomlTable, readConfigFile } from './config-files';
+import { parseDuration } from './duration';
 
 const FILE = 'config/gateway.toml';
 
@@ -127,28 +125,15 @@ class EvmSchema extends NodeSchema implements UpstreamEvmConfig {
   @IsString(msg('a ws:// or wss:// URL or ""')) @Matches(WS_URL, msg('a ws:// or wss:// URL or ""')) ws!: string;
 }
 
-/** Reads the upstream configuration of `home`; throws ConfigError on a bad value. */
-export function loadUpstreamConfig(home: string): UpstreamConfig {
-  let text: string;
-  try {
-    text = readFileSync(join(home, 'config', 'gateway.toml'), 'utf8');
-  } catch (error) {
-    throw new ConfigError(`${FILE}: cannot read: ${(error as Error).message}`);
-  }
-  let doc: Record<string, unknown>;
-  try {
-    doc = parseToml(text);
-  } catch (error) {
-    if (!(error instanceof TomlError)) throw error;
-    throw new ConfigError(`${FILE}: invalid TOML at line ${error.line}, column ${error.column}: ${error.message.split('\n')[0]}`);
-  }
-  return parseUpstreamConfig(doc);
+/** Reads the upstream configuration of `home` again (a reload); throws ConfigError on a bad value. */
+export function reloadUpstreamConfig(home: string): UpstreamConfig {
+  return parseUpstreamConfig(readConfigFile(home, 'gateway.toml'));
 }
 
 /** Validates an already parsed gateway.toml document. */
 export function parseUpstreamConfig(doc: Record<string, unknown>): UpstreamConfig {
   const section = doc.upstream ?? {};
-  if (!isTable(section)) throw new ConfigError(`${FILE}: upstream = ${show(section)}: expected a table [upstream]`);
+  if (!isTomlTable(section)) throw new ConfigError(`${FILE}: upstream = ${show(section)}: expected a table [upstream]`);
   const settings: Record<string, unknown> = { ...UPSTREAM_DEFAULTS };
   for (const key of Object.keys(UPSTREAM_DEFAULTS) as (keyof UpstreamSettings)[]) {
     if (!Object.hasOwn(section, key)) continue;
@@ -167,7 +152,7 @@ function readArray(section: Record<string, unknown>, key: 'node' | 'evm', schema
   const names = new Set<string>();
   return list.map((entry: unknown, i) => {
     const where = `[[upstream.${key}]] #${i + 1}`;
-    if (!isTable(entry)) throw new ConfigError(`${FILE}: ${where} = ${show(entry)}: expected a table`);
+    if (!isTomlTable(entry)) throw new ConfigError(`${FILE}: ${where} = ${show(entry)}: expected a table`);
     const values = { ...defaults, ...entry };
     check(schema, values, (k) => `${where} ${k}`);
     const name = values.name as string;
@@ -191,12 +176,6 @@ function readDuration(label: string, raw: unknown): unknown {
   const ms = parseDuration(raw);
   if (ms === undefined || ms < 0) throw new ConfigError(`${FILE}: ${label} = ${show(raw)}: expected a duration such as "500ms", "10s" or "1m30s"`);
   return ms;
-}
-
-function isTable(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === null || proto === Object.prototype;
 }
 
 function show(value: unknown): string {

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseListenAddress, type ListenAddress } from '../../rpc/http/listen-address';
+import { parseListenAddress, type ListenAddress } from './listen-address';
 
 /** The URL a listening server is reachable at (ephemeral ports resolved). */
 export function boundUrl(server: Server, target: ListenAddress, scheme: 'http' | 'ws'): string {

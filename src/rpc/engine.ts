@@ -1,0 +1,287 @@
+import type { CallContext, JsonText, NotificationPort, RpcConnection, Transport } from './call-context';
+import { batchRuns } from './batch-runs';
+import type { BatchLimits, Dialect, RpcRequest } from './dialect';
+import { answeredIdOf, errorAnswer, resultAnswer, type Message } from './envelope';
+import { MethodNotFoundError, type RpcError } from './errors';
+import { checkGuards, type GuardPolicy } from './guards';
+import { isImmutableAnswer, type AnyMethod, type MethodArgs } from './method';
+import type { MethodRegistry } from './method-registry';
+import { resultJson } from './result-json';
+
+export type Outcome =
+  | { readonly ok: true; readonly result: unknown; readonly method: AnyMethod; readonly args: MethodArgs }
+  | { readonly ok: false; readonly error: RpcError; readonly method?: AnyMethod };
+
+/** Sees every dispatched call (metrics, the request log). */
+export interface CallObserver {
+  onCall(request: RpcRequest, ctx: CallContext, outcome: Outcome, startedAt: bigint): void;
+}
+
+/** What the engine counts besides calls; the metrics service supplies it (no-ops when off). */
+export interface EngineMeters {
+  received(transport: Transport, bytes: number): void;
+  answered(transport: Transport, bytes: number): void;
+  batch(size: number): void;
+  /** A limit refused a request (the limit's config key). */
+  refused(limit: string): void;
+  /** A body failed before any call was dispatched (unparsable JSON). */
+  rejected(transport: Transport, code: number): void;
+}
+
+/** Runs a call once guards and params have passed: the handler, or (upstream mode) a forward. */
+export type Executor = (method: AnyMethod, args: MethodArgs, request: RpcRequest, ctx: CallContext) => unknown;
+
+/** Where a body came from. */
+export interface Origin {
+  readonly transport: Transport;
+  readonly remote: string;
+  /** The bytes of the body as received (counted by metrics). */
+  readonly bytes: number;
+  readonly connection?: RpcConnection;
+  readonly correlationId?: string;
+  /** Epoch ms after which unanswered calls get `request timed out`; undefined = none. */
+  readonly deadline?: number;
+}
+
+export interface Reply {
+  /** The answer text; undefined when nothing is to be written (notifications only). */
+  readonly body: string | undefined;
+  /** The body failed as a whole (unparsable): transports that give it its own HTTP status read this. */
+  readonly failed: boolean;
+  /** Every answered call succeeded with an answer that never changes (HTTP caches may keep it). */
+  readonly immutable: boolean;
+}
+
+const NO_METERS: EngineMeters = { received() {}, answered() {}, batch() {}, refused() {}, rejected() {} };
+const TIMED_OUT = Symbol('timed out');
+/** Answer text of one member, and the size of its result (what batch-response-max-size counts). */
+type Answer = { readonly text: string; readonly resultBytes: number; readonly immutable: boolean };
+
+/**
+ * The one JSON-RPC engine: envelope → batch loop → registry lookup → guards (from metadata) → param
+ * codecs → handler → answer. Every transport of an interface calls it; what differs between the node
+ * RPC and the EVM RPC is the dialect it is built with.
+ */
+export class RpcEngine {
+  private readonly observers: CallObserver[] = [];
+  private meters: EngineMeters = NO_METERS;
+  private executor: Executor = (method, args, _request, ctx) => method.handler(args as never, ctx);
+  private pending = 0;
+
+  constructor(
+    readonly dialect: Dialect,
+    readonly registry: MethodRegistry,
+    private readonly policy: GuardPolicy,
+    private readonly limits: () => BatchLimits,
+  ) {}
+
+  addObserver(observer: CallObserver): void {
+    this.observers.push(observer);
+  }
+
+  useMeters(meters: EngineMeters): void {
+    this.meters = meters;
+  }
+
+  /** Replaces how a call runs once admitted (the upstream backend forwards calls as the client sent them). */
+  useExecutor(executor: Executor): void {
+    this.executor = executor;
+  }
+
+  /** Calls being dispatched right now (the in-flight gauge; what a graceful shutdown drains). */
+  get inFlight(): number {
+    return this.pending;
+  }
+
+  /** Whether a method name is registered (transports that route by name: node RPC URI paths). */
+  has(method: string): boolean {
+    return this.registry.has(method);
+  }
+
+  /** One call: registry lookup, guards, param decoding, execution; never throws. */
+  async call(request: RpcRequest, ctx: CallContext): Promise<Outcome> {
+    const startedAt = process.hrtime.bigint();
+    const method = this.registry.get(request.method);
+    let outcome: Outcome;
+    this.pending++;
+    try {
+      if (method === undefined) throw new MethodNotFoundError('unknown');
+      checkGuards(this.policy, method, ctx);
+      const args = this.dialect.decodeParams(method, request.params, ctx.transport);
+      const result = await this.executor(method, args, request, ctx);
+      outcome = { ok: true, result, method, args };
+    } catch (err) {
+      outcome = { ok: false, error: this.dialect.toRpcError(err, request, ctx), method };
+    } finally {
+      this.pending--;
+    }
+    for (const observer of this.observers) observer.onCall(request, ctx, outcome, startedAt);
+    return outcome;
+  }
+
+  /** The answer text of an outcome under `idText` (a result that cannot be serialised is an internal error). */
+  answer(idText: string | undefined, outcome: Outcome, request: RpcRequest, ctx: CallContext): Answer {
+    if (!outcome.ok) return { text: errorAnswer(idText, outcome.error), resultBytes: 0, immutable: false };
+    let json: string;
+    try {
+      json = resultJson(outcome.result ?? null);
+    } catch (err) {
+      const error = this.dialect.toRpcError(new Error(`result not serializable: ${(err as Error).message}`), request, ctx);
+      return { text: errorAnswer(idText, error), resultBytes: 0, immutable: false };
+    }
+    return { text: resultAnswer(idText, json), resultBytes: json.length, immutable: isImmutableAnswer(outcome.method, outcome.args, outcome.result) };
+  }
+
+  /** Counts an answer written by a transport that frames it itself (node RPC URI calls). */
+  countAnswer(transport: Transport, text: string): string {
+    this.meters.answered(transport, Buffer.byteLength(text));
+    return text;
+  }
+
+  countRequest(transport: Transport, bytes: number): void {
+    this.meters.received(transport, bytes);
+  }
+
+  /** One request body: a single message or a batch. */
+  async handle(text: string, origin: Origin): Promise<Reply> {
+    this.meters.received(origin.transport, origin.bytes);
+    const body = this.dialect.parse(text, origin.transport);
+    let reply: Reply;
+    switch (body.kind) {
+      case 'empty':
+        return { body: undefined, failed: false, immutable: false };
+      case 'error':
+        this.meters.rejected(origin.transport, body.error.code);
+        reply = { body: errorAnswer(this.dialect.bodyErrorId, body.error), failed: true, immutable: false };
+        break;
+      case 'single': {
+        const answer = await this.answerWithin(body.message, origin);
+        const text = answer === TIMED_OUT ? errorAnswer(answeredIdOf(body.message), this.dialect.timedOut()) : answer?.text;
+        reply = { body: text, failed: false, immutable: answer !== TIMED_OUT && answer?.immutable === true };
+        break;
+      }
+      case 'batch':
+        reply = await this.batch(body.messages, origin);
+        break;
+    }
+    if (reply.body !== undefined) this.meters.answered(origin.transport, Buffer.byteLength(reply.body));
+    return reply;
+  }
+
+  private async batch(messages: readonly Message[], origin: Origin): Promise<Reply> {
+    if (messages.length === 0) return { body: this.dialect.emptyBatch(), failed: false, immutable: false };
+    const limits = this.limits();
+    if (limits.requests.max > 0 && messages.length > limits.requests.max) {
+      this.meters.refused(limits.requests.key);
+      return { body: this.dialect.batchTooLarge(limits.requests, messages), failed: false, immutable: false };
+    }
+    this.meters.batch(messages.length);
+    const answers: string[] = [];
+    let immutable = true;
+    let resultBytes = 0;
+    const isRead = (m: Message) => (m.kind !== 'call' && m.kind !== 'notification') || this.registry.isRead(m.method);
+    const done = (): Reply => ({
+      body: answers.length === 0 ? undefined : answers.length === 1 && this.dialect.unwrapSingleAnswer ? answers[0] : `[${answers.join(',')}]`,
+      failed: false,
+      immutable: immutable && answers.length > 0,
+    });
+    for (const [start, end] of batchRuns(messages, isRead)) {
+      const run = await Promise.all(messages.slice(start, end).map((m) => this.answerWithin(m, origin)));
+      for (let k = 0; k < run.length; k++) {
+        const i = start + k;
+        const answer = run[k];
+        if (answer === TIMED_OUT) {
+          answers.push(...refuseRest(messages.slice(i), this.dialect.timedOut()));
+          immutable = false;
+          return done();
+        }
+        if (answer === undefined) continue;
+        answers.push(answer.text);
+        immutable &&= answer.immutable;
+        resultBytes += answer.resultBytes;
+        const cap = limits.responseBytes;
+        if (cap.max > 0 && resultBytes > cap.max) {
+          this.meters.refused(cap.key);
+          answers.push(...refuseRest(messages.slice(i + 1), this.dialect.responseTooLarge(cap)));
+          immutable = false;
+          return done();
+        }
+      }
+    }
+    return done();
+  }
+
+  private answerWithin(message: Message, origin: Origin): Promise<Answer | undefined | typeof TIMED_OUT> {
+    const answer = this.answerMessage(message, origin);
+    if (origin.deadline === undefined) return answer;
+    const left = origin.deadline - Date.now();
+    if (left <= 0) return Promise.resolve(TIMED_OUT);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, left, TIMED_OUT);
+      answer.then(
+        (a) => {
+          clearTimeout(timer);
+          resolve(a);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
+    });
+  }
+
+  private async answerMessage(message: Message, origin: Origin): Promise<Answer | undefined> {
+    switch (message.kind) {
+      case 'ignored':
+        return undefined;
+      case 'invalid':
+        return { text: errorAnswer(message.idText, message.error), resultBytes: 0, immutable: false };
+      case 'notification': {
+        const request = { method: message.method, params: message.params, id: undefined };
+        await this.call(request, this.contextOf(origin, undefined, undefined));
+        return undefined;
+      }
+      case 'call': {
+        const request = { method: message.method, params: message.params, id: message.id };
+        const ctx = this.contextOf(origin, message.id, message.idText);
+        return this.answer(message.idText, await this.call(request, ctx), request, ctx);
+      }
+    }
+  }
+
+  private contextOf(origin: Origin, requestId: unknown, idText: string | undefined): CallContext {
+    const connection = origin.connection;
+    return {
+      transport: origin.transport,
+      remote: origin.remote,
+      requestId,
+      correlationId: origin.correlationId,
+      notifications: connection && idText !== undefined ? this.port(connection, idText) : undefined,
+    };
+  }
+
+  /** The notification port of a WebSocket call: frames come from the dialect, under the call's id. */
+  private port(connection: RpcConnection, idText: string): NotificationPort {
+    const dialect = this.dialect;
+    return {
+      subscriber: connection.id,
+      onClose: (listener) => connection.onClose(listener),
+      stream: (subscription) => ({
+        send: (result: JsonText, timeoutMs?: number) => connection.send(dialect.notification(idText, subscription, result), timeoutMs),
+        fail: (error: RpcError) => void connection.send(dialect.notificationError(idText, subscription, error)),
+      }),
+    };
+  }
+}
+
+/** The answers of the members not run: every one that expects an answer gets the error. */
+function refuseRest(messages: readonly Message[], error: RpcError): string[] {
+  const answers: string[] = [];
+  for (const m of messages) {
+    const idText = answeredIdOf(m);
+    if (idText !== undefined) answers.push(errorAnswer(idText, error));
+  }
+  return answers;
+}
+

@@ -1,0 +1,38 @@
+import type { RpcError } from './errors';
+
+/**
+ * One member of a request body, as the interface's dialect classified it. `idText` is the id exactly as
+ * it goes back in the answer (the dialect's id rules: CometBFT truncates numbers, go-ethereum echoes the
+ * raw text).
+ */
+export type Message =
+  | { readonly kind: 'call'; readonly method: string; readonly params: unknown; readonly id: unknown; readonly idText: string }
+  /** Runs (or not, as the dialect decides when classifying) and gets no answer. */
+  | { readonly kind: 'notification'; readonly method: string; readonly params: unknown }
+  /** Answered with `error` and `idText`. */
+  | { readonly kind: 'invalid'; readonly idText: string; readonly error: RpcError }
+  /** Dropped silently (a response sent to the server, a notification the dialect does not run). */
+  | { readonly kind: 'ignored' };
+
+export type Body =
+  | { readonly kind: 'empty' }
+  /** The whole body fails (unparsable JSON, a member CometBFT cannot decode): one error, no member runs. */
+  | { readonly kind: 'error'; readonly error: RpcError }
+  | { readonly kind: 'single'; readonly message: Message }
+  | { readonly kind: 'batch'; readonly messages: readonly Message[] };
+
+/** `{"jsonrpc":"2.0","id":…,"result":…}`; `idText` undefined leaves the id key out (CometBFT's parse errors). */
+export function resultAnswer(idText: string | undefined, resultJson: string): string {
+  return idText === undefined ? `{"jsonrpc":"2.0","result":${resultJson}}` : `{"jsonrpc":"2.0","id":${idText},"result":${resultJson}}`;
+}
+
+export function errorAnswer(idText: string | undefined, error: RpcError): string {
+  return idText === undefined
+    ? `{"jsonrpc":"2.0","error":${JSON.stringify(error)}}`
+    : `{"jsonrpc":"2.0","id":${idText},"error":${JSON.stringify(error)}}`;
+}
+
+/** The id text of a member that expects an answer, if any. */
+export function answeredIdOf(message: Message): string | undefined {
+  return message.kind === 'call' || message.kind === 'invalid' ? message.idText : undefined;
+}

@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { limitConnections } from './http/connection-limit';
+import { closeServer, listen } from './http/listen';
+import type { RpcInterface } from './registration';
+import type { WsEndpoint } from './ws-endpoint';
+
+/** One HTTP listener of an interface: where it listens, how it answers, and its limits. */
+export interface Listener {
+  readonly rpc: RpcInterface;
+  /** `tcp://host:port`, `host:port` or `unix:///path`. */
+  readonly address: string;
+  readonly scheme: 'http' | 'ws';
+  readonly maxHeaderBytes?: number;
+  /** Most simultaneous connections (HTTP and WebSocket); 0 = unlimited. */
+  readonly maxConnections: number;
+  readonly onRefused?: () => void;
+  /** Node's server timeouts (ms); absent = Node's defaults. */
+  readonly timeouts?: { readonly keepAlive?: number; readonly request?: number; readonly headers?: number };
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** The WebSockets it serves, closed with the others on shutdown. */
+  readonly websockets?: WsEndpoint;
+}
+
+interface Started {
+  readonly listener: Listener;
+  readonly server: Server;
+  readonly url: string;
+  readonly sockets: () => number;
+}
+
+/**
+ * The one owner of every listener of both interfaces: starts them, counts their connections, stops
+ * accepting on shutdown, lets keep-alive connections go once idle, and closes every WebSocket the same
+ * way (1001, then cut after a grace period).
+ */
+@Injectable()
+export class Listeners {
+  private readonly listeners: Listener[] = [];
+  private started: Started[] = [];
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  add(listener: Listener): void {
+    this.listeners.push(listener);
+  }
+
+  /** Starts every listener added; resolves once all listen. */
+  async start(): Promise<void> {
+    for (const listener of this.listeners) {
+      const server = createServer(listener.maxHeaderBytes ? { maxHeaderSize: listener.maxHeaderBytes } : {}, (req, res) => listener.handle(req, res));
+      if (listener.timeouts?.keepAlive !== undefined) server.keepAliveTimeout = listener.timeouts.keepAlive;
+      if (listener.timeouts?.request !== undefined) server.requestTimeout = listener.timeouts.request;
+      if (listener.timeouts?.headers !== undefined) server.headersTimeout = listener.timeouts.headers;
+      const upgrade = listener.upgrade?.bind(listener);
+      if (upgrade) server.on('upgrade', upgrade);
+      const sockets = limitConnections([server], listener.maxConnections, listener.onRefused);
+      const url = await listen(server, listener.address, listener.scheme);
+      this.started.push({ listener, server, url, sockets });
+    }
+  }
+
+  /** The bound URLs of an interface's listeners of a scheme, in the order they were added. */
+  urls(rpc: RpcInterface, scheme: 'http' | 'ws'): string[] {
+    return this.started.filter((s) => s.listener.rpc === rpc && s.listener.scheme === scheme).map((s) => s.url);
+  }
+
+  /** Open connections of an interface: plain HTTP sockets and WebSockets. */
+  connections(rpc: RpcInterface): { http: number; ws: number } {
+    let sockets = 0;
+    let ws = 0;
+    const endpoints = new Set<WsEndpoint>();
+    for (const s of this.started) {
+      if (s.listener.rpc !== rpc) continue;
+      sockets += s.sockets();
+      if (s.listener.websockets) endpoints.add(s.listener.websockets);
+    }
+    for (const endpoint of endpoints) ws += endpoint.connections;
+    return { http: Math.max(0, sockets - ws), ws };
+  }
+
+  /** No new connections; keep-alive connections go as soon as they are idle, so that a drain ends. */
+  stopAccepting(): void {
+    for (const s of this.started) if (s.server.listening) s.server.close();
+    this.idleTimer ??= setInterval(() => this.started.forEach((s) => s.server.closeIdleConnections()), 10);
+  }
+
+  /** Closes every WebSocket (1001, cut after `graceMs`) and every remaining connection. */
+  async close(graceMs: number): Promise<void> {
+    this.stopAccepting();
+    clearInterval(this.idleTimer);
+    const endpoints = new Set(this.started.flatMap((s) => (s.listener.websockets ? [s.listener.websockets] : [])));
+    await Promise.all([...endpoints].map((e) => e.closeAll(graceMs)));
+    await Promise.all(this.started.map((s) => closeServer(s.server)));
+    this.started = [];
+  }
+}
