@@ -1,7 +1,7 @@
 'use strict';
 /** Shared pieces of the benchmarks: child processes, readiness, autocannon runs, tables. */
-const { spawn } = require('node:child_process');
-const { mkdirSync, mkdtempSync, rmSync, writeFileSync } = require('node:fs');
+const { spawn, execFileSync } = require('node:child_process');
+const { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { dirname, join } = require('node:path');
 const net = require('node:net');
@@ -34,25 +34,42 @@ async function waitFor(check, timeoutMs = 30000) {
 }
 
 /**
- * Starts `node dist/main.js start` on a fresh ephemeral home, with `files` (path in the home → text,
- * e.g. `config/gateway.toml`) written first; resolves when the node RPC answers.
+ * Spawns `command args`; resolves the child once `ready()` holds (see waitFor). If it never does, the
+ * child is stopped and the error thrown: no benchmark leaves a process behind.
  */
-async function startGateway(flags = [], files = {}) {
+async function spawnReady(command, args, ready, { timeoutMs, stdio = ['ignore', 'ignore', 'inherit'] } = {}) {
+  const child = spawn(command, args, { stdio });
+  try {
+    await waitFor(ready, timeoutMs);
+  } catch (err) {
+    await stopChild(child);
+    throw err;
+  }
+  return child;
+}
+
+/**
+ * Starts `node dist/main.js start` on a fresh ephemeral home, with `files` (path in the home → text,
+ * e.g. `config/gateway.toml`) written first; resolves when the node RPC answers. `nodeArgs` go to node
+ * itself (e.g. `--cpu-prof`).
+ */
+async function startGateway(flags = [], files = {}, nodeArgs = []) {
   const home = mkdtempSync(join(tmpdir(), 'rpcgw-bench-'));
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(home, path)), { recursive: true });
     writeFileSync(join(home, path), text);
   }
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'dist/main.js'), 'start', '--home', home, '--devnet.ephemeral', '--rpc.laddr', `tcp://127.0.0.1:${port}`,
-     // EVM listeners on ephemeral ports unless a benchmark picks them (a later flag wins).
-     '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', ...flags],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(async () => (await fetch(`${url}/health`)).ok);
+  const args = [
+    ...nodeArgs, join(ROOT, 'dist/main.js'), 'start', '--home', home, '--devnet.ephemeral', '--rpc.laddr', `tcp://127.0.0.1:${port}`,
+    // EVM listeners on ephemeral ports unless a benchmark picks them (a later flag wins).
+    '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', ...flags,
+  ];
+  const child = await spawnReady(process.execPath, args, async () => (await fetch(`${url}/health`)).ok).catch((err) => {
+    rmSync(home, { recursive: true, force: true });
+    throw err;
+  });
   return {
     url,
     pid: child.pid,
@@ -65,33 +82,84 @@ async function startGateway(flags = [], files = {}) {
 
 /** CPU time (user+system, µs) a process has used, from /proc. */
 function cpuMicros(pid) {
-  const { readFileSync } = require('node:fs');
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1e6) / 100;
 }
 
-/** One autocannon run; returns requests/s, p50/p99 latency (ms) and the request count. */
-function load({ url, method = 'GET', body, connections = 32, duration = 5, pipelining = 1 }) {
+/** Numbers the requests of `bodyAt` runs. */
+let bodySeq = 0;
+
+/**
+ * One autocannon run; returns requests/s, p50/p99 latency (ms, to 0.01 ms: autocannon's own histogram
+ * keeps whole milliseconds) and the request count. With `bodyAt`, request n (counted across runs, so no
+ * run repeats an earlier one's) is POSTed with body `bodyAt(n)`.
+ */
+function load({ url, method = 'GET', body, bodyAt, connections = 32, duration = 5, pipelining = 1 }) {
+  const json = { 'content-type': 'application/json' };
+  const opts = bodyAt
+    ? { requests: [{ method: 'POST', headers: json, setupRequest: (req) => ({ ...req, body: bodyAt(bodySeq++) }) }] }
+    : { method, body, headers: body ? json : {} };
+  const ms = [];
   return new Promise((resolve, reject) => {
-    autocannon(
-      { url, method, body, connections, duration, pipelining, headers: body ? { 'content-type': 'application/json' } : {} },
-      (err, r) => {
-        if (err) return reject(err);
-        if (r.non2xx > 0 || r.errors > 0) return reject(new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`));
-        resolve({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total });
-      },
-    );
+    const run = autocannon({ url, connections, duration, pipelining, ...opts }, (err, r) => {
+      if (err) return reject(err);
+      if (r.non2xx > 0 || r.errors > 0) return reject(new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`));
+      const sorted = Float64Array.from(ms).sort();
+      const at = (q) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 100) / 100;
+      resolve({ rps: r.requests.average, p50: at(0.5), p99: at(0.99), total: r.requests.total });
+    });
+    run.on('response', (_client, status, _bytes, responseMs) => ms.push(responseMs));
   });
+}
+
+/**
+ * A 1 s warm-up, then one `load` run of `duration` s; with `pid`, adds `cpu`: that process's CPU time
+ * (user+system, from /proc) over the run divided by the requests answered, in µs.
+ */
+async function measure(pid, request, duration) {
+  await load({ ...request, duration: 1 });
+  const before = pid === undefined ? 0 : cpuMicros(pid);
+  const r = await load({ ...request, duration });
+  return { ...r, cpu: pid === undefined ? undefined : (cpuMicros(pid) - before) / r.total };
 }
 
 /** Warms up, then measures one case against a gateway process: a table row. */
 async function measureCase(name, pid, request, duration) {
-  await load({ ...request, duration: 1 });
-  const before = cpuMicros(pid);
-  const r = await load({ ...request, duration });
-  const cpu = (cpuMicros(pid) - before) / r.total;
-  return { case: name, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'gateway CPU µs/req': cpu.toFixed(0) };
+  const r = await measure(pid, request, duration);
+  return { case: name, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'gateway CPU µs/req': r.cpu.toFixed(0) };
+}
+
+const cosmjsId = () => 1e11 + Math.floor(Math.random() * 9e11);
+
+/** A JSON-RPC 2.0 request body; `id` defaults to a random 12-digit number, as CosmJS picks its ids. */
+function rpcBody(method, params, id = cosmjsId()) {
+  return JSON.stringify({ jsonrpc: '2.0', id, method, params });
+}
+
+/** POSTs one JSON-RPC call; resolves its result, throws on an error answer. */
+async function rpcCall(url, method, params) {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: rpcBody(method, params, 1) });
+  const body = await res.json();
+  if (body.error) throw new Error(`${method}: ${body.error.message}${body.error.data ? ` (${body.error.data})` : ''}`);
+  return body.result;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** The median of each figure of several `measure` results. */
+function medianRun(runs) {
+  const med = (key) => (runs[0][key] === undefined ? undefined : median(runs.map((r) => r[key])));
+  return { rps: med('rps'), p50: med('p50'), p99: med('p99'), total: med('total'), cpu: med('cpu'), runs };
+}
+
+/** /proc/loadavg's 1, 5 and 15 min figures: how busy the machine was around a run. */
+function loadAverage() {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 }
 
 function table(rows) {
@@ -103,6 +171,69 @@ function table(rows) {
   for (const r of rows) console.log(line(cols.map((c) => r[c])));
 }
 
+/** The nginx binary, or undefined when it is not installed (Debian: apt-get install -y nginx). */
+function findNginx() {
+  for (const p of ['/usr/sbin/nginx', '/usr/bin/nginx']) if (existsSync(p)) return p;
+  try {
+    return execFileSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * nginx as a plain reverse proxy in front of `target` (http://host:port): a child process on a
+ * generated config in a temp dir, one worker (the gateway is one Node process), 127.0.0.1 only, HTTP/1.1
+ * keepalive to the upstream, no access log, no per-connection request limit on either side.
+ */
+async function startNginx(nginx, target) {
+  const dir = mkdtempSync(join(tmpdir(), 'rpcgw-nginx-'));
+  chmodSync(dir, 0o755);
+  mkdirSync(join(dir, 'logs'));
+  const port = await freePort();
+  const conf = join(dir, 'nginx.conf');
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};`).join('\n');
+  writeFileSync(
+    conf,
+    `daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 1000000;
+${temp}
+  upstream target { server ${target.replace(/^http:\/\//, '')}; keepalive 64; keepalive_requests 1000000; }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://target;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+    }
+  }
+}
+`,
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const ready = async () => (await fetch(`${url}/`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status > 0;
+  const child = await spawnReady(nginx, ['-e', `${dir}/logs/error.log`, '-c', conf, '-p', dir], ready, { timeoutMs: 10_000 }).catch((err) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  });
+  // The worker does the proxying; its master only supervises.
+  const workerPid = Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(' ')[0]);
+  return {
+    url,
+    workerPid,
+    async stop() {
+      await stopChild(child);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** SIGTERM, and resolves once the process has exited (at once if it already has). */
 function stopChild(child) {
   if (!child || child.exitCode !== null) return Promise.resolve();
@@ -111,4 +242,23 @@ function stopChild(child) {
   return exited;
 }
 
-module.exports = { ROOT, freePort, waitFor, startGateway, stopChild, cpuMicros, load, measureCase, table };
+module.exports = {
+  ROOT,
+  freePort,
+  waitFor,
+  spawnReady,
+  startGateway,
+  stopChild,
+  cpuMicros,
+  load,
+  measure,
+  measureCase,
+  median,
+  medianRun,
+  loadAverage,
+  rpcBody,
+  rpcCall,
+  findNginx,
+  startNginx,
+  table,
+};
