@@ -1,4 +1,8 @@
-import type { ModuleMetadata, Provider, Type } from '@nestjs/common';
+import type { InjectionToken, ModuleMetadata, Provider, Type } from '@nestjs/common';
+import { GatewayConfigService } from '../config/gateway-config.service';
+import type { Dialect, BatchLimits } from './dialect';
+import { RpcEngine, type Executor } from './engine';
+import type { GuardPolicy } from './guards';
 import type { AnyMethod } from './method';
 import type { MethodRegistry } from './method-registry';
 
@@ -17,9 +21,45 @@ export const RPC_ENGINE: Readonly<Record<RpcInterface, symbol>> = {
   evm: Symbol('EVM_RPC_ENGINE'),
 };
 
+/**
+ * Optional: how a backend runs admitted calls instead of their handlers (the upstream backend forwards
+ * them as the client sent them). Provided per interface by the backend; absent, every call runs its handler.
+ */
+export const RPC_EXECUTOR: Readonly<Record<RpcInterface, symbol>> = {
+  node: Symbol('NODE_RPC_EXECUTOR'),
+  evm: Symbol('EVM_RPC_EXECUTOR'),
+};
+
+/** What makes an interface's engine besides its registry: its wire rules, its guard policy, its batch limits. */
+export interface EngineParts {
+  readonly dialect: Dialect;
+  readonly policy: GuardPolicy;
+  readonly limits: () => BatchLimits;
+}
+
+/** The provider of an interface's engine, over its registry and the backend's executor if any. */
+export function engineProvider(rpc: RpcInterface, parts: (config: GatewayConfigService) => EngineParts): Provider {
+  return {
+    provide: RPC_ENGINE[rpc],
+    inject: [METHOD_REGISTRY[rpc], GatewayConfigService, { token: RPC_EXECUTOR[rpc], optional: true }],
+    useFactory: (registry: MethodRegistry, config: GatewayConfigService, executor?: Executor) => {
+      const { dialect, policy, limits } = parts(config);
+      const engine = new RpcEngine(dialect, registry, policy, limits);
+      if (executor) engine.useExecutor(executor);
+      return engine;
+    },
+  };
+}
+
 /** A provider that contributes method definitions (a category or namespace module's part, a plugin). */
 export interface MethodSource {
   methods(): readonly AnyMethod[];
+}
+
+/** Method definitions made by a function of injected providers (the backend, config, …). */
+export interface MethodFactory {
+  readonly inject: InjectionToken[];
+  readonly methods: (...deps: never[]) => readonly AnyMethod[];
 }
 
 /** What a methods module needs besides the global ones (config, backends, events), and shares. */
@@ -34,18 +74,26 @@ export interface MethodsModuleDependencies {
  * that provides its method sources and registers their definitions with the interface's registry.
  * `owner` names the module or plugin in a clash message.
  */
-export function methodsModule(rpc: RpcInterface, owner: string, sources: Type<MethodSource>[], deps: MethodsModuleDependencies = {}): ModuleMetadata {
+export function methodsModule(
+  rpc: RpcInterface,
+  owner: string,
+  sources: readonly (Type<MethodSource> | MethodFactory)[],
+  deps: MethodsModuleDependencies = {},
+): ModuleMetadata {
+  const classes = sources.filter((s): s is Type<MethodSource> => typeof s === 'function');
+  const factories = sources.filter((s): s is MethodFactory => typeof s !== 'function');
   return {
     imports: deps.imports ?? [],
     exports: deps.exports ?? [],
     providers: [
       ...(deps.providers ?? []),
-      ...sources,
+      ...classes,
       {
         provide: `${rpc}-methods:${owner}`,
-        inject: [METHOD_REGISTRY[rpc], ...sources],
-        useFactory: (registry: MethodRegistry, ...instances: MethodSource[]) => {
-          for (const source of instances) registry.registerAll(source.methods(), owner);
+        inject: [METHOD_REGISTRY[rpc], ...classes, ...factories.flatMap((f) => f.inject)],
+        useFactory: (registry: MethodRegistry, ...injected: unknown[]) => {
+          for (const source of injected.splice(0, classes.length) as MethodSource[]) registry.registerAll(source.methods(), owner);
+          for (const factory of factories) registry.registerAll(factory.methods(...(injected.splice(0, factory.inject.length) as never[])), owner);
           return owner;
         },
       },

@@ -4,7 +4,7 @@
  */
 import { AbiCoder, Transaction, id, keccak256, toUtf8Bytes, Wallet } from 'ethers';
 import type { BlockRef, EvmBackend, LogFilter, TraceConfig, TransactionArgs } from '../../src/backends/evm-backend';
-import type { Json, JsonObject } from '../../src/backends/node-backend';
+import type { Json, JsonObject } from '../../src/rpc/json';
 import type { EventBus } from '../../src/events';
 import { ApplicationError } from '../../src/rpc/errors';
 

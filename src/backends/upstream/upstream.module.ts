@@ -12,9 +12,8 @@ import { GatewayConfigService } from '../../config/gateway-config.service';
 import { EventBus } from '../../events';
 import { EventsModule } from '../../events/events.module';
 import type { MethodRegistry } from '../../rpc/method-registry';
-import { METHOD_REGISTRY } from '../../rpc/registration';
+import { METHOD_REGISTRY, RPC_EXECUTOR } from '../../rpc/registration';
 import { EVM_BACKEND } from '../evm-backend';
-import { EVM_EXECUTOR, NODE_EXECUTOR } from '../forwarders';
 import { forwardingExecutor } from './forwarder';
 import { BACKEND_READINESS, NODE_BACKEND, type BackendReadiness } from '../node-backend';
 import { EVM_PROTOCOL } from './evm-protocol';
@@ -113,11 +112,11 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
           return pools.length > 0 && pools.every((p) => p.serving);
         },
     },
-    { provide: NODE_EXECUTOR, inject: [NODE_BACKEND], useFactory: (node: UpstreamNodeBackend) => forwardingExecutor(node.pool, {}) },
-    { provide: EVM_EXECUTOR, inject: [EVM_BACKEND], useFactory: (evm: UpstreamEvmBackend) => forwardingExecutor(evm.pool, []) },
+    { provide: RPC_EXECUTOR.node, inject: [NODE_BACKEND], useFactory: (node: UpstreamNodeBackend) => forwardingExecutor(node.pool, {}) },
+    { provide: RPC_EXECUTOR.evm, inject: [EVM_BACKEND], useFactory: (evm: UpstreamEvmBackend) => forwardingExecutor(evm.pool, []) },
     UpstreamLifecycle,
   ],
-  exports: [NODE_BACKEND, EVM_BACKEND, BACKEND_READINESS, NODE_EXECUTOR, EVM_EXECUTOR],
+  exports: [NODE_BACKEND, EVM_BACKEND, BACKEND_READINESS, RPC_EXECUTOR.node, RPC_EXECUTOR.evm],
 })
 export class UpstreamModule {}
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { EVM_BACKEND } from '../../backends/evm-backend';
 import { methodsModule } from '../../rpc/registration';
-import { NetMethods } from './net.methods';
+import { netMethods } from './net.methods';
 
-@Module(methodsModule('evm', 'net', [NetMethods]))
+@Module(methodsModule('evm', 'net', [{ inject: [EVM_BACKEND], methods: netMethods }]))
 export class NetModule {}

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { NODE_BACKEND } from '../../backends/node-backend';
 import { methodsModule } from '../../rpc/registration';
-import { AbciMethods } from './abci.methods';
+import { abciMethods } from './abci.methods';
 
-@Module(methodsModule('node', 'abci', [AbciMethods]))
+@Module(methodsModule('node', 'abci', [{ inject: [NODE_BACKEND], methods: abciMethods }]))
 export class AbciModule {}

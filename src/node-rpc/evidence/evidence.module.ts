@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { NODE_BACKEND } from '../../backends/node-backend';
 import { methodsModule } from '../../rpc/registration';
-import { EvidenceMethods } from './evidence.methods';
+import { evidenceMethods } from './evidence.methods';
 
-@Module(methodsModule('node', 'evidence', [EvidenceMethods]))
+@Module(methodsModule('node', 'evidence', [{ inject: [NODE_BACKEND], methods: evidenceMethods }]))
 export class EvidenceModule {}

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { NODE_BACKEND } from '../../backends/node-backend';
 import { methodsModule } from '../../rpc/registration';
-import { InfoMethods } from './info.methods';
+import { infoMethods } from './info.methods';
 
-@Module(methodsModule('node', 'info', [InfoMethods]))
+@Module(methodsModule('node', 'info', [{ inject: [NODE_BACKEND], methods: infoMethods }]))
 export class InfoModule {}

@@ -6,26 +6,6 @@ const INT64_MAX = 2n ** 63n - 1n;
 const HEX = /^[0-9a-fA-F]*$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-
-function goValueType(type: NodeParamType): string {
-  switch (type) {
-    case 'int64':
-      return 'int64';
-    case 'int':
-      return 'int';
-    case 'uint':
-      return 'uint';
-    case 'bool':
-      return 'bool';
-    case 'string':
-      return 'string';
-    case 'strings':
-      return '[]string';
-    default:
-      return '[]uint8';
-  }
-}
-
 function jsonKind(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
@@ -94,7 +74,7 @@ export function fromJsonValue(value: unknown, type: NodeParamType): unknown {
       return value;
     case 'bytes':
       if (typeof value !== 'string') {
-        throw new CodecError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type ${goValueType(type)}`);
+        throw new CodecError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type []uint8`);
       }
       return decodeBase64(value);
     case 'hexbytes':

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { NODE_BACKEND } from '../../backends/node-backend';
 import { methodsModule } from '../../rpc/registration';
-import { UnsafeMethods } from './unsafe.methods';
+import { unsafeMethods } from './unsafe.methods';
 
-@Module(methodsModule('node', 'unsafe', [UnsafeMethods]))
+@Module(methodsModule('node', 'unsafe', [{ inject: [NODE_BACKEND], methods: unsafeMethods }]))
 export class UnsafeModule {}

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EmbeddedBackendConfig, EmbeddedNodeBackend } from '../../../src/backends/embedded/embedded-node-backend';
-import type { JsonObject } from '../../../src/backends/node-backend';
+import type { JsonObject } from '../../../src/rpc/json';
 import { startDevnet, type Harness } from './harness';
 
 type Params = Record<string, string>;
