@@ -93,12 +93,12 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
     },
     {
       provide: EVM_BACKEND,
-      inject: [GatewayConfigService, RESPONSE_CACHE_REDIS, { token: UPSTREAM_OBSERVER, optional: true }],
-      useFactory: (config: GatewayConfigService, redis: RedisCache | null, observer?: UpstreamObserver): UpstreamEvmBackend => {
+      inject: [GatewayConfigService, RESPONSE_CACHE_REDIS, METHOD_REGISTRY.evm, { token: UPSTREAM_OBSERVER, optional: true }],
+      useFactory: (config: GatewayConfigService, redis: RedisCache | null, methods: MethodRegistry, observer?: UpstreamObserver): UpstreamEvmBackend => {
         const upstream = config.gateway.upstream;
         const pool = new UpstreamPool(upstream.evm, upstream.settings, poolCache(config, redis), EVM_PROTOCOL, 'EVM');
         if (observer) pool.watchedBy(observer, 'evm');
-        return new UpstreamEvmBackend(pool);
+        return new UpstreamEvmBackend(pool, methods);
       },
     },
     {

@@ -1,7 +1,7 @@
 /**
- * UpstreamEvmBackend over small in-process EVM JSON-RPC servers (real HTTP): getLogs chunking across
- * the pool, the caps, immutable caching, raw wire text kept, sendRawTransaction not retried, a receipt
- * beyond the head moving it.
+ * UpstreamEvmBackend over small in-process EVM JSON-RPC servers (real HTTP), with the real EVM method
+ * definitions: getLogs chunking across the pool, the caps, immutable caching, raw wire text kept,
+ * sendRawTransaction not retried, a receipt beyond the head moving it, the params each call sends.
  */
 import { Logger } from '@nestjs/common';
 import { createServer, type Server } from 'node:http';
@@ -10,9 +10,39 @@ import { rawJsonOf } from '../../../src/rpc/result-json';
 import { UPSTREAM_DEFAULTS } from '../../../src/config/upstream-config';
 import { UpstreamEvmBackend } from '../../../src/backends/upstream/upstream-evm-backend';
 import { UpstreamPool } from '../../../src/backends/upstream/upstream-pool';
+import type { EvmBackend } from '../../../src/backends/evm-backend';
+import { DebugTraceMethods } from '../../../src/evm-rpc/debug/trace.methods';
+import { EthAccountMethods } from '../../../src/evm-rpc/eth/account.methods';
+import { EthBlockMethods } from '../../../src/evm-rpc/eth/blocks.methods';
+import { EthChainMethods } from '../../../src/evm-rpc/eth/chain.methods';
+import { EthStateMethods } from '../../../src/evm-rpc/eth/state.methods';
+import { FilterMethods } from '../../../src/evm-rpc/filters/filter.methods';
+import { netMethods } from '../../../src/evm-rpc/net/net.methods';
+import { txpoolMethods } from '../../../src/evm-rpc/txpool/txpool.methods';
+import { Web3Methods } from '../../../src/evm-rpc/web3/web3.methods';
 import { ApplicationError } from '../../../src/rpc/errors';
+import { MethodRegistry } from '../../../src/rpc/method-registry';
 
 const HEAD = 100;
+
+/**
+ * The EVM definitions the backend calls through, as the namespace modules register them (their
+ * handlers, which never run here, get no config, keystore or filters).
+ */
+function registerEvmMethods(registry: MethodRegistry, backend: EvmBackend): void {
+  const none = undefined as never;
+  registry.registerAll([
+    ...new EthChainMethods(backend, none, none).methods(),
+    ...new EthStateMethods(backend, none).methods(),
+    ...new EthBlockMethods(backend).methods(),
+    ...new EthAccountMethods(backend, none, none, none).methods(),
+    ...new FilterMethods(none, backend).methods(),
+    ...netMethods(backend),
+    ...new Web3Methods(backend).methods(),
+    ...txpoolMethods(backend),
+    ...new DebugTraceMethods(backend, none).methods(),
+  ]);
+}
 
 interface FakeNode {
   readonly url: string;
@@ -56,6 +86,19 @@ async function fakeNode(): Promise<FakeNode> {
         case 'eth_getBlockByNumber':
           result = { number: params[0], hash: `0x${'ab'.repeat(32)}`, transactions: [] };
           break;
+        case 'eth_call':
+          result = '0x';
+          break;
+        case 'eth_estimateGas':
+          result = '0x5208';
+          break;
+        case 'eth_getBlockReceipts':
+          result = [];
+          break;
+        case 'eth_feeHistory':
+        case 'debug_traceCall':
+          result = {};
+          break;
         case 'eth_sendRawTransaction':
           error = { code: -32000, message: 'nonce too low' };
           break;
@@ -93,7 +136,9 @@ describe('UpstreamEvmBackend', () => {
       'EVM',
     );
     await pool.checkHealth();
-    backend = new UpstreamEvmBackend(pool);
+    const registry = new MethodRegistry();
+    backend = new UpstreamEvmBackend(pool, registry);
+    registerEvmMethods(registry, backend);
   });
 
   afterEach(async () => {
@@ -148,6 +193,25 @@ describe('UpstreamEvmBackend', () => {
     expect(receipt?.blockNumber).toBe(`0x${(HEAD + 1).toString(16)}`);
     expect(pool.head).toBe(BigInt(HEAD + 1));
     expect(await backend.getBalance(address, latest)).toBe(BigInt(HEAD + 1));
+  });
+
+  it('sends each call as its definition encodes it: the gas cap applied, `latest` left out of eth_estimateGas', async () => {
+    const sent = (method: string) => [...a.calls, ...b.calls].filter((c) => c.method === method).map((c) => c.params);
+    const limits = { gasCap: 100n, timeoutMs: 0 };
+    const args = { to: `0x${'33'.repeat(20)}`, gas: 1000n, value: 1n, input: '0x1234' };
+    const wire = { to: `0x${'33'.repeat(20)}`, gas: '0x64', value: '0x1', input: '0x1234', data: '0x1234' };
+    await backend.call(args, { kind: 'number', number: 5n }, limits);
+    expect(sent('eth_call')).toEqual([[wire, '0x5']]);
+    expect(await backend.estimateGas(args, { kind: 'tag', tag: 'latest' }, limits)).toBe(21000n);
+    await backend.estimateGas(args, { kind: 'tag', tag: 'pending' }, limits);
+    expect(sent('eth_estimateGas')).toEqual([[wire], [wire, 'pending']]);
+    await backend.traceCall(args, { kind: 'number', number: 5n }, { tracer: 'callTracer' }, limits);
+    expect(sent('debug_traceCall')).toEqual([[wire, '0x5', { tracer: 'callTracer' }]]);
+    await backend.feeHistory(4n, { kind: 'number', number: 7n }, [25, 75]);
+    expect(sent('eth_feeHistory')).toEqual([['0x4', '0x7', [25, 75]]]);
+    const blockHash = `0x${'44'.repeat(32)}`;
+    await backend.getBlockReceipts({ kind: 'hash', hash: blockHash, requireCanonical: false });
+    expect(sent('eth_getBlockReceipts')).toEqual([[{ blockHash, requireCanonical: false }]]);
   });
 
   it('returns no dev account keys', async () => {
