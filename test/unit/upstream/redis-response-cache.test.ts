@@ -13,9 +13,10 @@ import { EVM_PROTOCOL } from '../../../src/backends/upstream/evm-protocol';
 import { rawJsonOf } from '../../../src/rpc/result-json';
 import { RedisCache } from '../../../src/backends/upstream/redis-cache';
 import { UPSTREAM_DEFAULTS } from '../../../src/config/upstream-config';
-import { UpstreamEvmBackend } from '../../../src/backends/upstream/upstream-evm-backend';
 import { UpstreamPool } from '../../../src/backends/upstream/upstream-pool';
 import { CONFIG_TABLES } from '../../../src/config/config-tables';
+import type { UpstreamEvmBackend } from '../../../src/backends/upstream/upstream-evm-backend';
+import { upstreamEvmBackend } from '../../support/evm-methods';
 import { TcpProxy } from '../../support/upstream';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -99,7 +100,7 @@ describe('response cache with Redis', () => {
     const pool = new UpstreamPool([{ name: 'a', url: target.url, weight: 1 }], settings, { maxBytes: 1 << 20, redis: connection }, EVM_PROTOCOL, 'EVM');
     pools.push(pool);
     await pool.checkHealth();
-    return { backend: new UpstreamEvmBackend(pool), stats: () => pool.stats().cache };
+    return { backend: upstreamEvmBackend(pool), stats: () => pool.stats().cache };
   }
 
   beforeEach(async () => {

@@ -10,39 +10,10 @@ import { rawJsonOf } from '../../../src/rpc/result-json';
 import { UPSTREAM_DEFAULTS } from '../../../src/config/upstream-config';
 import { UpstreamEvmBackend } from '../../../src/backends/upstream/upstream-evm-backend';
 import { UpstreamPool } from '../../../src/backends/upstream/upstream-pool';
-import type { EvmBackend } from '../../../src/backends/evm-backend';
-import { DebugTraceMethods } from '../../../src/evm-rpc/debug/trace.methods';
-import { EthAccountMethods } from '../../../src/evm-rpc/eth/account.methods';
-import { EthBlockMethods } from '../../../src/evm-rpc/eth/blocks.methods';
-import { EthChainMethods } from '../../../src/evm-rpc/eth/chain.methods';
-import { EthStateMethods } from '../../../src/evm-rpc/eth/state.methods';
-import { FilterMethods } from '../../../src/evm-rpc/filters/filter.methods';
-import { netMethods } from '../../../src/evm-rpc/net/net.methods';
-import { txpoolMethods } from '../../../src/evm-rpc/txpool/txpool.methods';
-import { Web3Methods } from '../../../src/evm-rpc/web3/web3.methods';
 import { ApplicationError } from '../../../src/rpc/errors';
-import { MethodRegistry } from '../../../src/rpc/method-registry';
+import { upstreamEvmBackend } from '../../support/evm-methods';
 
 const HEAD = 100;
-
-/**
- * The EVM definitions the backend calls through, as the namespace modules register them (their
- * handlers, which never run here, get no config, keystore or filters).
- */
-function registerEvmMethods(registry: MethodRegistry, backend: EvmBackend): void {
-  const none = undefined as never;
-  registry.registerAll([
-    ...new EthChainMethods(backend, none, none).methods(),
-    ...new EthStateMethods(backend, none).methods(),
-    ...new EthBlockMethods(backend).methods(),
-    ...new EthAccountMethods(backend, none, none, none).methods(),
-    ...new FilterMethods(none, backend).methods(),
-    ...netMethods(backend),
-    ...new Web3Methods(backend).methods(),
-    ...txpoolMethods(backend),
-    ...new DebugTraceMethods(backend, none).methods(),
-  ]);
-}
 
 interface FakeNode {
   readonly url: string;
@@ -136,9 +107,7 @@ describe('UpstreamEvmBackend', () => {
       'EVM',
     );
     await pool.checkHealth();
-    const registry = new MethodRegistry();
-    backend = new UpstreamEvmBackend(pool, registry);
-    registerEvmMethods(registry, backend);
+    backend = upstreamEvmBackend(pool);
   });
 
   afterEach(async () => {
@@ -204,7 +173,9 @@ describe('UpstreamEvmBackend', () => {
     expect(sent('eth_call')).toEqual([[wire, '0x5']]);
     expect(await backend.estimateGas(args, { kind: 'tag', tag: 'latest' }, limits)).toBe(21000n);
     await backend.estimateGas(args, { kind: 'tag', tag: 'pending' }, limits);
-    expect(sent('eth_estimateGas')).toEqual([[wire], [wire, 'pending']]);
+    // The two calls may go to either upstream: compared as a set.
+    expect(sent('eth_estimateGas')).toHaveLength(2);
+    expect(sent('eth_estimateGas')).toEqual(expect.arrayContaining([[wire], [wire, 'pending']]));
     await backend.traceCall(args, { kind: 'number', number: 5n }, { tracer: 'callTracer' }, limits);
     expect(sent('debug_traceCall')).toEqual([[wire, '0x5', { tracer: 'callTracer' }]]);
     await backend.feeHistory(4n, { kind: 'number', number: 7n }, [25, 75]);
