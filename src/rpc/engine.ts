@@ -48,6 +48,8 @@ export interface Reply {
   readonly body: string | undefined;
   /** The body failed as a whole (unparsable): transports that give it its own HTTP status read this. */
   readonly failed: boolean;
+  /** The body was refused whole at a limit (a batch over its size limit); nothing ran. */
+  readonly refused?: boolean;
   /** Every answered call succeeded with an answer that never changes (HTTP caches may keep it). */
   readonly immutable: boolean;
 }
@@ -173,7 +175,7 @@ export class RpcEngine {
     const limits = this.limits();
     if (limits.requests.max > 0 && messages.length > limits.requests.max) {
       this.meters.refused(limits.requests.key);
-      return { body: this.dialect.batchTooLarge(limits.requests, messages), failed: false, immutable: false };
+      return { body: this.dialect.batchTooLarge(limits.requests, messages), failed: false, refused: true, immutable: false };
     }
     this.meters.batch(messages.length);
     const answers: string[] = [];

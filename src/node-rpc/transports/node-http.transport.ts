@@ -138,7 +138,8 @@ export class NodeHttpTransport implements OnModuleInit {
   private async jsonRpc(req: IncomingMessage, res: ServerResponse, body: string, cors: HeaderList): Promise<void> {
     const reply = await this.engine.handle(body, { transport: 'jsonrpc', remote: remoteOf(req), bytes: Buffer.byteLength(body), correlationId: this.requestId(req) });
     if (reply.body === undefined) return send(res, 200, [...cors, ...serverTime()], '');
-    const headers = [...cors, ...serverTime(), 'Content-Type', JSON_TYPE];
+    // CometBFT refuses an oversized batch in a middleware that runs before its headers are set.
+    const headers = [...cors, ...(reply.refused ? [] : serverTime()), 'Content-Type', JSON_TYPE];
     if (reply.immutable) headers.push('Cache-Control', CACHE_CONTROL_IMMUTABLE);
     send(res, reply.failed ? 500 : 200, headers, reply.body);
   }
