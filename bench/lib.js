@@ -154,7 +154,8 @@ function median(values) {
 /** The median of each figure of several `measure` results. */
 function medianRun(runs) {
   const med = (key) => (runs[0][key] === undefined ? undefined : median(runs.map((r) => r[key])));
-  return { rps: med('rps'), p50: med('p50'), p99: med('p99'), total: med('total'), cpu: med('cpu'), runs };
+  const ms = (key) => Math.round(med(key) * 100) / 100;
+  return { rps: med('rps'), p50: ms('p50'), p99: ms('p99'), total: med('total'), cpu: med('cpu'), runs };
 }
 
 /** /proc/loadavg's 1, 5 and 15 min figures: how busy the machine was around a run. */
