@@ -1,0 +1,35 @@
+/**
+ * The operator's namespace on the EVM interface: `gateway_*` reads of the gateway itself (its upstream
+ * pools, its response cache, its version, its effective config and its plugins). They are answered by
+ * this gateway, never by an upstream, are never cached, and are all unsafe: served only where the
+ * operator opens them with `[rpc] unsafe = true` AND lists `gateway` in `[json-rpc] api`.
+ *
+ * The JSON shapes (lower_snake_case, as the gateway's other operator output) are in `shapes.ts` and
+ * docs/plugins.md, "Shipped plugins". `gateway_queue` (the broadcast queue's depth and state) is left
+ * out until the gateway has a broadcast queue to describe.
+ */
+import { definePlugin, defineMethod, NEVER, PLUGIN_API_VERSION, type AnyMethod, type JsonObject } from 'rpc-gateway/plugin-api';
+import { cacheOfPools, upstreamsOfPools, type PoolCacheJson, type PoolUpstreamsJson } from './shapes';
+
+export default definePlugin({
+  name: 'gateway',
+  version: '1.0.0',
+  apiVersion: PLUGIN_API_VERSION,
+  interface: 'evm',
+  namespaces: ['gateway'],
+  methods(ctx): readonly AnyMethod[] {
+    const view = ctx.gateway;
+    const operator = { group: 'gateway', params: [], unsafe: true, idempotent: true, cache: () => NEVER } as const;
+    return [
+      defineMethod({ ...operator, name: 'gateway_upstreams', handler: (): PoolUpstreamsJson[] => upstreamsOfPools(view.pools()) }),
+      defineMethod({ ...operator, name: 'gateway_cache', handler: (): PoolCacheJson[] => cacheOfPools(view.pools()) }),
+      defineMethod({
+        ...operator,
+        name: 'gateway_version',
+        handler: (): JsonObject => ({ version: view.version, backend: view.backend, plugin_api_version: PLUGIN_API_VERSION }),
+      }),
+      defineMethod({ ...operator, name: 'gateway_config', handler: (): JsonObject => view.config() }),
+      defineMethod({ ...operator, name: 'gateway_plugins', handler: (): JsonObject[] => view.plugins() }),
+    ];
+  },
+});

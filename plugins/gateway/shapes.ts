@@ -1,0 +1,133 @@
+/**
+ * The JSON answers of `gateway_upstreams` and `gateway_cache`, built from the operator's view of the
+ * pools (`ctx.gateway.pools()`): one entry per upstream pool, in the order node, evm; none on the
+ * embedded devnet, which has no pool. Heights are decimal strings (int64, as the node RPC writes them);
+ * counts and sizes are numbers.
+ */
+import type { GatewayView, Json, PoolStatus, UpstreamStatus } from 'rpc-gateway/plugin-api';
+
+type Pools = ReturnType<GatewayView['pools']>;
+type PoolName = 'node' | 'evm';
+
+/** One upstream of a pool. */
+export interface UpstreamJson {
+  readonly name: string;
+  /** The URL redacted to `scheme://host[:port]` (credentials, paths and queries never shown). */
+  readonly url: string;
+  readonly healthy: boolean;
+  /** Why it is out of rotation: `unreachable`, `lagging`, `catching-up`, `wrong-chain`, `not-checked`; "" when healthy. */
+  readonly reason: string;
+  /** The last failed health check's error; "" when none. */
+  readonly error: string;
+  readonly latest_height: string;
+  /** Blocks behind the pool head (0 at the head). */
+  readonly lag: number;
+  /** Its circuit breaker: `closed`, `open` or `half-open`. */
+  readonly breaker: string;
+}
+
+export interface PoolUpstreamsJson {
+  readonly pool: PoolName;
+  /** The highest latest height among the pool's healthy upstreams ("0" when none is healthy). */
+  readonly head: string;
+  readonly upstreams: readonly UpstreamJson[];
+}
+
+export interface TierJson {
+  readonly hits: number;
+  readonly misses: number;
+}
+
+export interface RedisTierJson extends TierJson {
+  /** Redis answers now. */
+  readonly up: boolean;
+  /** Times it went down. */
+  readonly outages: number;
+  /** Commands that failed or timed out (each a miss). */
+  readonly errors: number;
+  /** Answers written. */
+  readonly writes: number;
+}
+
+export interface PoolCacheJson {
+  readonly pool: PoolName;
+  /** Cacheable reads answered from a tier. */
+  readonly hits: number;
+  /** Cacheable reads sent upstream (or joined to an identical one in flight). */
+  readonly misses: number;
+  /** Memory tier: answers evicted to stay within max_bytes. */
+  readonly evictions: number;
+  /** Memory tier: bytes held, entries held, and its bound (`[cache] max_bytes`). */
+  readonly bytes: number;
+  readonly entries: number;
+  readonly max_bytes: number;
+  /** Lookups per tier: memory first, then Redis (immutable answers only); redis is null without `[cache] redis_url`. */
+  readonly tiers: { readonly memory: TierJson; readonly redis: RedisTierJson | null };
+}
+
+function poolsIn(pools: Pools): Array<[PoolName, PoolStatus]> {
+  const named: Array<[PoolName, PoolStatus | undefined]> = [
+    ['node', pools.node],
+    ['evm', pools.evm],
+  ];
+  return named.filter((entry): entry is [PoolName, PoolStatus] => entry[1] !== undefined);
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
+const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+const record = (value: Json | undefined): Readonly<Record<string, Json>> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+
+function height(value: unknown): bigint {
+  const t = text(value);
+  return /^[0-9]+$/.test(t) ? BigInt(t) : 0n;
+}
+
+function upstreamJson(u: UpstreamStatus, head: bigint): UpstreamJson {
+  const latest = height(u.latest_height);
+  return {
+    name: text(u.name),
+    url: text(u.url),
+    healthy: u.healthy === true,
+    reason: text(u.reason),
+    error: text(u.error),
+    latest_height: latest.toString(),
+    lag: Number(head > latest ? head - latest : 0n),
+    breaker: text(u.breaker),
+  };
+}
+
+/** `gateway_upstreams`: each pool's head and upstreams. */
+export function upstreamsOfPools(pools: Pools): PoolUpstreamsJson[] {
+  return poolsIn(pools).map(([pool, status]) => {
+    const head = height(status.head);
+    return { pool, head: head.toString(), upstreams: status.upstreams.map((u) => upstreamJson(u, head)) };
+  });
+}
+
+function tierJson(value: Json | undefined): TierJson {
+  const t = record(value);
+  return { hits: count(t.hits), misses: count(t.misses) };
+}
+
+/** `gateway_cache`: each pool's response cache, in total and per tier. */
+export function cacheOfPools(pools: Pools): PoolCacheJson[] {
+  return poolsIn(pools).map(([pool, status]) => {
+    const c = status.cache;
+    const tiers = record(c.tiers);
+    const redis = c.redis === null || c.redis === undefined ? null : record(c.redis);
+    return {
+      pool,
+      hits: count(c.hits),
+      misses: count(c.misses),
+      evictions: count(c.evictions),
+      bytes: count(c.bytes),
+      entries: count(c.entries),
+      max_bytes: count(c.max_bytes),
+      tiers: {
+        memory: tierJson(tiers.memory),
+        redis: redis === null ? null : { ...tierJson(tiers.redis), up: redis.up === true, outages: count(redis.outages), errors: count(redis.errors), writes: count(redis.writes) },
+      },
+    };
+  });
+}
