@@ -16,7 +16,9 @@ jest.setTimeout(60_000);
 
 const VERSION: string = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')).version;
 const METHODS = ['gateway_upstreams', 'gateway_cache', 'gateway_version', 'gateway_config', 'gateway_plugins'];
-const OPEN = { ...evmRpcFlags('eth,net,web3,gateway'), 'rpc.unsafe': 'true' };
+/** The shipped plugins, loaded by path. */
+const PLUGINS = { 'plugins.load': 'plugins/gateway,plugins/cosmos', 'plugins.node_api': 'cosmos' };
+const OPEN = { ...evmRpcFlags('eth,net,web3,gateway'), 'rpc.unsafe': 'true', ...PLUGINS };
 
 /** One EVM JSON-RPC call over HTTP; the whole answer. */
 async function evm(gw: TestGateway, method: string, params: unknown[] = [], id: unknown = 1): Promise<any> {
@@ -94,7 +96,7 @@ describe('on the embedded devnet, opened by the operator', () => {
 
 describe('closed unless the operator opens it', () => {
   it('refuses every method when gateway is not in [json-rpc] api, even with unsafe on', async () => {
-    const gw = await startTestGateway({ ...evmRpcFlags('eth,net,web3'), 'rpc.unsafe': 'true' });
+    const gw = await startTestGateway({ ...evmRpcFlags('eth,net,web3'), 'rpc.unsafe': 'true', ...PLUGINS });
     try {
       for (const method of METHODS) expect(await evm(gw, method)).toEqual(refusal(method));
       const batch = await post(gw.evmHttpUrl!, [
@@ -116,7 +118,7 @@ describe('closed unless the operator opens it', () => {
   });
 
   it('refuses every method when gateway is listed but [rpc] unsafe is off', async () => {
-    const gw = await startTestGateway(evmRpcFlags('eth,net,web3,gateway'));
+    const gw = await startTestGateway({ ...evmRpcFlags('eth,net,web3,gateway'), ...PLUGINS });
     try {
       for (const method of METHODS) expect(await evm(gw, method)).toEqual(refusal(method));
       const batch = await post(gw.evmHttpUrl!, [
@@ -145,7 +147,7 @@ describe('in upstream mode in front of a devnet', () => {
   let gw: UpstreamGateway;
 
   beforeAll(async () => {
-    devnet = await startTestGateway(evmRpcFlags('eth,net,web3'));
+    devnet = await startTestGateway({ ...evmRpcFlags('eth,net,web3'), ...PLUGINS });
     await waitForHeight(devnet.url, 3);
     gw = await startUpstreamGateway(
       [
