@@ -3,6 +3,10 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // Sources first: a plugin built in place (plugins/*/index.js) must not shadow its .ts under test.
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json', 'node'],
+  // Plugins import the public API by its package name; under test it is the source.
+  moduleNameMapper: { '^rpc-gateway/plugin-api$': '<rootDir>/src/plugins/api.ts' },
   // Some clients' dependencies (@noble, @scure) and NestJS 12 ship ESM only; compile those to CommonJS too.
   transformIgnorePatterns: ['/node_modules/(?!(@noble|@scure|@nestjs)/)'],
   transform: {

@@ -10,6 +10,8 @@ import { Instrumentation } from './metrics/instrumentation';
 import { MetricsModule } from './metrics/metrics.module';
 import { MetricsService } from './metrics/metrics.service';
 import { NodeRpcModule } from './node-rpc/node-rpc.module';
+import type { LoadedPlugin } from './plugins/loader';
+import { PluginsModule } from './plugins/plugins.module';
 import type { RpcEngine } from './rpc/engine';
 import { Listeners } from './rpc/listeners';
 import { RPC_ENGINE } from './rpc/registration';
@@ -17,8 +19,8 @@ import { RpcCoreModule } from './rpc/rpc-core.module';
 
 @Module({})
 export class AppModule {
-  /** `logger`: the process's pino logger (see createGatewayLogger). */
-  static forRoot(config: AppConfig, logger: Logger): DynamicModule {
+  /** `logger`: the process's pino logger (see createGatewayLogger); `plugins`: those `[plugins]` loads. */
+  static forRoot(config: AppConfig, logger: Logger, plugins: readonly LoadedPlugin[]): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -30,6 +32,7 @@ export class AppModule {
         BackendsModule.forRoot(config.gateway.backend.kind),
         NodeRpcModule,
         EvmRpcModule,
+        PluginsModule.forRoot(plugins),
       ],
     };
   }

@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import type { AppConfig } from './config/config.types';
 import { createGatewayLogger } from './logging/gateway-logger';
 import { MetricsServer } from './metrics/metrics-server';
+import { loadPlugins } from './plugins/loader';
 import { ReadinessService } from './metrics/readiness.service';
 import { Listeners } from './rpc/listeners';
 
@@ -53,7 +54,7 @@ export async function startGateway(config: AppConfig, options: StartOptions = {}
   // list) reaches the caller, which prints a ConfigError as its one line instead of aborting; the logs
   // buffered until pino takes over are dropped then, so that line is all the user sees.
   const app = await NestFactory.createApplicationContext(
-    AppModule.forRoot(config, logger),
+    AppModule.forRoot(config, logger, loadPlugins(config.gateway.plugins, config.home)),
     silent ? { logger: false, abortOnError: false } : { bufferLogs: true, autoFlushLogs: false, abortOnError: false },
   );
   if (!silent) {

@@ -6,11 +6,20 @@ import { startGateway } from './bootstrap';
 import { parseCli } from './config/cli';
 import { ConfigError } from './config/config-error';
 import { loadConfig } from './config/load-config';
+import { loadPlugins, pluginNamespaces } from './plugins/loader';
+import { formatPluginListing, listPlugins } from './plugins/plugin-listing';
 
-/** `rpc-gateway start --home DIR [flags]`: load the configuration, start the gateway, stop on signals. */
+/**
+ * `rpc-gateway start --home DIR [flags]`: load the configuration, start the gateway, stop on signals.
+ * `rpc-gateway plugins --home DIR`: list the plugins the configuration loads.
+ */
 async function main(): Promise<void> {
   const cli = parseCli(process.argv);
-  const config = loadConfig({ home: cli.home, env: process.env, flags: cli.flags });
+  const config = loadConfig({ home: cli.home, env: process.env, flags: cli.flags, pluginNamespaces });
+  if (cli.command === 'plugins') {
+    process.stdout.write(formatPluginListing(listPlugins(loadPlugins(config.gateway.plugins, config.home), config)));
+    return;
+  }
   const gateway = await startGateway(config);
   const logger = new Logger('Gateway');
   logger.log(`node RPC listening on ${gateway.nodeRpcUrls.join(', ')} (home ${config.home})`);

@@ -14,6 +14,18 @@ export const NODE_BACKEND = Symbol('NODE_BACKEND');
 export const BACKEND_READINESS = Symbol('BACKEND_READINESS');
 export type BackendReadiness = () => boolean;
 
+/**
+ * Optional: snapshots of the backend's upstream pools (head, response cache, each upstream's health),
+ * for the operator's view; provided by the upstream backend, absent on the devnet.
+ */
+export const BACKEND_POOLS = Symbol('BACKEND_POOLS');
+export type BackendPools = () => { readonly node?: PoolSnapshot; readonly evm?: PoolSnapshot };
+export interface PoolSnapshot {
+  readonly head: string;
+  readonly cache: Readonly<Record<string, unknown>>;
+  readonly upstreams: ReadonlyArray<Readonly<Record<string, string | number | boolean>>>;
+}
+
 export interface NodeBackend {
   health(): Promise<JsonObject>;
   status(): Promise<JsonObject>;

@@ -4,7 +4,8 @@ import { Command, InvalidArgumentError, Option, type OutputConfiguration } from 
 import { TABLE_NAMES, tableSpec } from './config-tables';
 
 export interface CliInvocation {
-  command: 'start';
+  /** `start` the gateway, or list the `plugins` its configuration loads. */
+  command: 'start' | 'plugins';
   /** Absolute home directory. */
   home: string;
   /** Dotted key names to values, as loadConfig takes them. */
@@ -59,6 +60,15 @@ export function parseCli(
       }
       const home = (options.home as string | undefined) ?? env.RPCGW_HOME ?? DEFAULT_HOME;
       invocation = { command: 'start', home: expandHome(home), flags };
+    });
+
+  program
+    .command('plugins')
+    .description('List the plugins the configuration loads: their namespaces, methods, and whether each is served.')
+    .option('--home <dir>', `Home directory holding config/ (default: ${DEFAULT_HOME}, or $RPCGW_HOME).`)
+    .option('--set <table.key=value>', 'Set any key of config.toml, app.toml or gateway.toml; repeatable.', collectSetting)
+    .action((options: { home?: string; set?: Record<string, string> }) => {
+      invocation = { command: 'plugins', home: expandHome(options.home ?? env.RPCGW_HOME ?? DEFAULT_HOME), flags: { ...options.set } };
     });
 
   program.parse(argv, { from: 'node' });

@@ -266,13 +266,18 @@ export const CONFIG_TABLES = {
     },
   }),
 
-  plugins: table<GatewayOwnConfig['plugins']>({
+  plugins: table<Omit<GatewayOwnConfig['plugins'], 'tables'>>({
     file: 'gateway.toml',
     title: 'Plugins',
     schema: PluginsConfigSchema,
-    defaults: { paths: [] },
+    defaults: { load: [], node_api: [] },
     keys: {
-      paths: { kind: 'list', doc: 'Plugin modules to load.' },
+      load: {
+        kind: 'list',
+        aliases: ['paths'],
+        doc: 'Plugins to load: paths (relative to the home dir or the project, or absolute) or npm package names.',
+      },
+      node_api: { kind: 'list', doc: 'Node RPC categories of plugins that are served (EVM plugin namespaces: [json-rpc] api).' },
     },
   }),
 

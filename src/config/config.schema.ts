@@ -124,8 +124,9 @@ export class CacheConfigSchema implements Gateway<'cache'> {
   @IsMatching(/^\S*$/, 'a key prefix without spaces') redis_key_prefix!: string;
 }
 
-export class PluginsConfigSchema implements Gateway<'plugins'> {
-  @IsTextList() paths!: string[];
+export class PluginsConfigSchema implements Omit<Gateway<'plugins'>, 'tables'> {
+  @IsTextList() load!: string[];
+  @IsTextList() node_api!: string[];
 }
 
 export class LogConfigSchema implements Gateway<'log'> {

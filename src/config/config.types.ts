@@ -100,7 +100,13 @@ export interface GatewayOwnConfig {
     /** Start of every key; the pool (`node`, `evm`) and its chain follow. */
     redis_key_prefix: string;
   };
-  plugins: { paths: string[] };
+  plugins: {
+    load: string[];
+    /** Node RPC plugin categories that are served. */
+    node_api: string[];
+    /** `[plugins.<name>]`: each plugin's own table, as written (the plugin validates it). */
+    tables: Record<string, Record<string, unknown>>;
+  };
   log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   /** `[upstream]` with its `[[upstream.node]]` and `[[upstream.evm]]` lists. */
   upstream: UpstreamConfig;

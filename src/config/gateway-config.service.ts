@@ -7,6 +7,11 @@ import type { AppConfig, GatewayOwnConfig, InstrumentationConfig, JsonRpcConfig,
 export class GatewayConfigService {
   constructor(private readonly config: ConfigService<AppConfig, true>) {}
 
+  /** The whole resolved configuration. */
+  get all(): AppConfig {
+    return { home: this.home, rpc: this.rpc, instrumentation: this.instrumentation, jsonRpc: this.jsonRpc, gateway: this.gateway };
+  }
+
   /** Absolute home directory. */
   get home(): string {
     return this.config.get('home', { infer: true });

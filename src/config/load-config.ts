@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { AppConfig } from './config.types';
 import { envSettings, fileSettings, flagSettings, type Setting } from './config-sources';
-import { readConfigFile } from './config-files';
+import { isTomlTable, readConfigFile } from './config-files';
 import { TABLE_NAMES, type ConfigFileName, type TableName } from './config-tables';
 import { CONFIG_FILE_NAMES } from './config-template';
 import { parseUpstreamConfig } from './upstream-config';
@@ -14,8 +14,18 @@ export interface LoadConfigOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Dotted flag names to values: `{ 'rpc.laddr': 'tcp://0.0.0.0:26657', 'json-rpc.enable': 'false' }`. */
   flags?: Readonly<Record<string, string>>;
-  /** EVM namespaces registered by plugins, allowed in `[json-rpc] api` besides the built-in ones. */
-  extraNamespaces?: readonly string[];
+  /**
+   * The EVM namespaces of the plugins `[plugins]` loads (the plugin loader), allowed in `[json-rpc] api`
+   * besides the built-in ones; called once the `[plugins]` table is resolved.
+   */
+  pluginNamespaces?: (plugins: AppConfig['gateway']['plugins'], home: string) => readonly string[];
+}
+
+/** `[plugins.<name>]` tables of gateway.toml, as written. */
+function pluginTables(gatewayToml: Record<string, unknown>): Record<string, Record<string, unknown>> {
+  const section = gatewayToml.plugins;
+  if (!isTomlTable(section)) return {};
+  return Object.fromEntries(Object.entries(section).filter((entry): entry is [string, Record<string, unknown>] => isTomlTable(entry[1])));
 }
 
 /**
@@ -33,8 +43,10 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   ];
   for (const setting of settings) byTable.get(setting.table)?.set(setting.key, setting);
 
-  const table = <N extends TableName>(name: N) =>
-    resolveTable(name, byTable.get(name) ?? new Map(), options.extraNamespaces ?? []);
+  let extraNamespaces: readonly string[] = [];
+  const table = <N extends TableName>(name: N) => resolveTable(name, byTable.get(name) ?? new Map(), extraNamespaces);
+  const plugins = { ...table('plugins'), tables: pluginTables(documents['gateway.toml']) };
+  extraNamespaces = options.pluginNamespaces?.(plugins, home) ?? [];
   return {
     home,
     rpc: table('rpc'),
@@ -45,7 +57,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       devnet: table('devnet'),
       queue: table('queue'),
       cache: table('cache'),
-      plugins: table('plugins'),
+      plugins,
       log: table('log'),
       upstream: parseUpstreamConfig(documents['gateway.toml']),
     },

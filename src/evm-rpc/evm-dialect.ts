@@ -3,7 +3,7 @@ import type { JsonText } from '../rpc/call-context';
 import { CodecError } from '../rpc/codec';
 import { frame, type Dialect, type Limit, type RpcRequest } from '../rpc/dialect';
 import { answeredIdOf, errorAnswer, type Message } from '../rpc/envelope';
-import { MethodNotFoundError, RpcError } from '../rpc/errors';
+import { HandlerFailure, MethodNotFoundError, RpcError } from '../rpc/errors';
 import type { AnyMethod, MethodArgs } from '../rpc/method';
 import { NULL_ID, parseEvmBody } from './evm-envelope';
 import {
@@ -85,7 +85,7 @@ export class EvmDialect implements Dialect {
   toRpcError(err: unknown, request: RpcRequest): RpcError {
     if (err instanceof MethodNotFoundError) return new MethodNotAvailableError(err.reason, request.method);
     if (err instanceof RpcError) return err;
-    this.logger.error(`${request.method} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    if (!(err instanceof HandlerFailure)) this.logger.error(`${request.method} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return new HandlerCrashedError();
   }
 

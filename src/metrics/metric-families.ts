@@ -90,6 +90,9 @@ export function declareFamilies(registry: Registry, prefix: string) {
       retries: counter('queue_retries_total', 'Broadcast queue delivery attempts retried after a failure.'),
       duration: histogram('queue_job_duration_seconds', 'Time from enqueue to delivery of a broadcast.', [], LATENCY_BUCKETS),
     },
+    plugins: {
+      errors: counter('plugin_errors_total', 'Plugin method calls that failed with an unexpected error (the caller got an internal error).', ['plugin']),
+    },
   };
 }
 

@@ -25,12 +25,15 @@ export class MetricsService {
   readonly registry = new Registry();
   readonly families: MetricFamilies;
   readonly enabled: boolean;
+  /** `[instrumentation] namespace` and `_`: the start of every family of the gateway's own. */
+  readonly prefix: string;
   private readonly dispatchMetrics = new Map<Surface, DispatchMetrics>();
   private readonly refusalCells = new Map<string, Pick<Counter.Internal, 'inc'>>();
   private readonly meters = new Map<string, TransportMeter>();
 
   constructor(config: GatewayConfigService) {
     const prefix = `${config.instrumentation.namespace}_`;
+    this.prefix = prefix;
     this.families = declareFamilies(this.registry, prefix);
     this.enabled = config.instrumentation.prometheus;
     if (this.enabled) collectDefaultMetrics({ register: this.registry, prefix });

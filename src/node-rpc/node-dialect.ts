@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { CallContext, JsonText, Transport } from '../rpc/call-context';
 import { frame, type Dialect, type Limit, type RpcRequest } from '../rpc/dialect';
 import { errorAnswer, type Body, type Message } from '../rpc/envelope';
-import { LimitError, RpcError } from '../rpc/errors';
+import { HandlerFailure, LimitError, RpcError } from '../rpc/errors';
 import { BatchTooLargeError, NodeInternalError, NodeParseError, toNodeError } from './node-errors';
 import { decodeNodeParams } from './params/node-params';
 
@@ -77,7 +77,7 @@ export class NodeDialect implements Dialect {
   toRpcError(err: unknown, request: RpcRequest, ctx: CallContext): RpcError {
     const error = toNodeError(err, ctx.transport);
     if (error !== undefined) return error;
-    this.logger.error(`${request.method} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    if (!(err instanceof HandlerFailure)) this.logger.error(`${request.method} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     return new NodeInternalError('internal error');
   }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MethodNotFoundError } from '../rpc/errors';
 import { engineProvider, RPC_ENGINE } from '../rpc/registration';
+import { nodeCategoryServed } from './categories';
 import { NodeDialect } from './node-dialect';
 
 /** The node RPC's engine: CometBFT's dialect, and the guard policy and batch limit of `[rpc]`. */
@@ -10,7 +11,7 @@ import { NodeDialect } from './node-dialect';
       dialect: new NodeDialect(),
       policy: {
         unsafeEnabled: () => config.rpc.unsafe,
-        groupEnabled: () => true,
+        groupEnabled: (group) => nodeCategoryServed(group, config.gateway.plugins.node_api),
         websocketOnlyRefusal: () => new MethodNotFoundError('websocket-only'),
       },
       limits: () => ({ requests: { max: config.rpc.max_request_batch_size, key: 'max_request_batch_size' }, responseBytes: { max: 0, key: '' } }),

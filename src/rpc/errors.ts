@@ -86,3 +86,9 @@ export class LimitError extends RpcError {
     super(code, message, data);
   }
 }
+
+/**
+ * A handler failure its owner already logged (a plugin method that threw): the interface answers its
+ * internal error without logging it again.
+ */
+export class HandlerFailure extends Error {}

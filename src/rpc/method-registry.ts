@@ -11,7 +11,7 @@ export class MethodRegistry {
   /** `owner` names who registers (a module or a plugin), for the clash message. */
   register(method: AnyMethod, owner = 'built-in'): void {
     const existing = this.owners.get(method.name);
-    if (existing !== undefined) throw new Error(`method ${method.name} of ${owner} is already registered by ${existing}`);
+    if (existing !== undefined) throw new Error(`method ${method.name} is already registered by ${existing}`);
     this.methods.set(method.name, method);
     this.owners.set(method.name, owner);
   }

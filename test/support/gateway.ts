@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGateway, type RunningGateway } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config/load-config';
+import { pluginNamespaces } from '../../src/plugins/loader';
 
 export interface TestGateway extends RunningGateway {
   readonly url: string;
@@ -20,6 +21,7 @@ export async function startTestGateway(flags: Record<string, string> = {}, home?
     home: dir,
     env: {},
     flags: { 'rpc.laddr': 'tcp://127.0.0.1:0', 'devnet.block_time': '200ms', 'json-rpc.enable': 'false', ...flags },
+    pluginNamespaces,
   });
   const gw = await startGateway(config, { logger: false });
   const url = gw.nodeRpcUrls[0];

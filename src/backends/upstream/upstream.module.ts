@@ -15,7 +15,7 @@ import type { MethodRegistry } from '../../rpc/method-registry';
 import { METHOD_REGISTRY, RPC_EXECUTOR } from '../../rpc/registration';
 import { EVM_BACKEND } from '../evm-backend';
 import { forwardingExecutor } from './forwarder';
-import { BACKEND_READINESS, NODE_BACKEND, type BackendReadiness } from '../node-backend';
+import { BACKEND_POOLS, BACKEND_READINESS, NODE_BACKEND, type BackendPools, type BackendReadiness } from '../node-backend';
 import { EVM_PROTOCOL } from './evm-protocol';
 import { EvmHeadFeed } from './evm-head-feed';
 import { NODE_PROTOCOL } from './node-protocol';
@@ -112,11 +112,21 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
           return pools.length > 0 && pools.every((p) => p.serving);
         },
     },
+    {
+      provide: BACKEND_POOLS,
+      inject: [NODE_BACKEND, EVM_BACKEND],
+      useFactory:
+        (node: UpstreamNodeBackend, evm: UpstreamEvmBackend): BackendPools =>
+        () => ({
+          node: node.pool.upstreams.length > 0 ? node.pool.stats() : undefined,
+          evm: evm.pool.upstreams.length > 0 ? evm.pool.stats() : undefined,
+        }),
+    },
     { provide: RPC_EXECUTOR.node, inject: [NODE_BACKEND], useFactory: (node: UpstreamNodeBackend) => forwardingExecutor(node.pool, {}) },
     { provide: RPC_EXECUTOR.evm, inject: [EVM_BACKEND], useFactory: (evm: UpstreamEvmBackend) => forwardingExecutor(evm.pool, []) },
     UpstreamLifecycle,
   ],
-  exports: [NODE_BACKEND, EVM_BACKEND, BACKEND_READINESS, RPC_EXECUTOR.node, RPC_EXECUTOR.evm],
+  exports: [NODE_BACKEND, EVM_BACKEND, BACKEND_READINESS, BACKEND_POOLS, RPC_EXECUTOR.node, RPC_EXECUTOR.evm],
 })
 export class UpstreamModule {}
 

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { engineProvider, RPC_ENGINE } from '../../rpc/registration';
 import { EvmDialect } from '../evm-dialect';
 import { NotificationsNotSupportedError } from '../evm-errors';
-import { RPC_NAMESPACE } from './rpc-modules';
+import { evmNamespaceServed } from './rpc-modules';
 
 /**
  * The EVM RPC's engine: go-ethereum's dialect, and the guard policy and batch limits of `[json-rpc]`
@@ -14,7 +14,7 @@ import { RPC_NAMESPACE } from './rpc-modules';
       dialect: new EvmDialect(),
       policy: {
         unsafeEnabled: () => config.rpc.unsafe,
-        groupEnabled: (group) => group === RPC_NAMESPACE || config.jsonRpc.api.includes(group),
+        groupEnabled: (group) => evmNamespaceServed(group, config.jsonRpc.api),
         websocketOnlyRefusal: () => new NotificationsNotSupportedError(),
       },
       limits: () => ({

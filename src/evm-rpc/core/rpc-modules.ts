@@ -7,6 +7,11 @@ import { METHOD_REGISTRY, type MethodSource } from '../../rpc/registration';
 /** The `rpc` namespace go-ethereum always adds; served whatever `[json-rpc] api` says. */
 export const RPC_NAMESPACE = 'rpc';
 
+/** Whether a namespace is served: `rpc` always, any other when listed in `[json-rpc] api`. */
+export function evmNamespaceServed(namespace: string, api: readonly string[]): boolean {
+  return namespace === RPC_NAMESPACE || api.includes(namespace);
+}
+
 /** rpc_modules: every enabled namespace that has methods, plus `rpc`, each at version "1.0". */
 @Injectable()
 export class RpcModulesMethods implements MethodSource {

@@ -17,7 +17,7 @@ const DEFAULTS: Omit<AppConfig, 'home'> = {
     devnet: CONFIG_TABLES.devnet.defaults,
     queue: CONFIG_TABLES.queue.defaults,
     cache: CONFIG_TABLES.cache.defaults,
-    plugins: CONFIG_TABLES.plugins.defaults,
+    plugins: { ...CONFIG_TABLES.plugins.defaults, tables: {} },
     log: CONFIG_TABLES.log.defaults,
     upstream: { settings: UPSTREAM_DEFAULTS, nodes: [], evm: [] },
   },
@@ -148,14 +148,14 @@ describe('precedence: files < environment < flags', () => {
         'json-rpc.batch_request_limit': '5',
         'devnet.max-tx-bytes': '2048',
         'cache.max_bytes': '0',
-        'plugins.paths': '["./a.js", "./b.js"]',
+        'plugins.load': '["./a.js", "./b.js"]',
       },
     });
     expect(config.rpc.max_subscription_clients).toBe(7);
     expect(config.jsonRpc['batch-request-limit']).toBe(5);
     expect(config.gateway.devnet.max_tx_bytes).toBe(2048);
     expect(config.gateway.cache.max_bytes).toBe(0);
-    expect(config.gateway.plugins.paths).toEqual(['./a.js', './b.js']);
+    expect(config.gateway.plugins.load).toEqual(['./a.js', './b.js']);
   });
 
   it('names every key RPCGW_<TABLE>_<KEY>, and each name is distinct', () => {
@@ -230,7 +230,7 @@ describe('[json-rpc] api', () => {
     const config = loadConfig({
       home: tempHome(),
       flags: { 'json-rpc.api': '["eth", "ots"]' },
-      extraNamespaces: ['ots'],
+      pluginNamespaces: () => ['ots'],
     });
     expect(config.jsonRpc.api).toEqual(['eth', 'ots']);
   });

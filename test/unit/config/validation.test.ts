@@ -241,7 +241,7 @@ describe('a bad value in the environment or a flag', () => {
 
   it('names a namespace registered by a plugin among those expected', () => {
     const error = errorOf(() =>
-      loadConfig({ home: tempHome(), flags: { 'json-rpc.api': 'eth,foo' }, extraNamespaces: ['ots'] }),
+      loadConfig({ home: tempHome(), flags: { 'json-rpc.api': 'eth,foo' }, pluginNamespaces: () => ['ots'] }),
     );
     expect(error.message).toBe(
       'flag --json-rpc.api: [json-rpc] api = "eth,foo": expected distinct namespaces among eth, web3, net, txpool, debug, personal, admin, miner, ots',

@@ -1,0 +1,139 @@
+/**
+ * The public plugin API (`rpc-gateway/plugin-api`): everything a plugin may use, and nothing else of
+ * the gateway's internals. A plugin adds methods to the node RPC or the EVM RPC; they are declared
+ * exactly as the built-in ones are (`defineMethod`), so the same guards, codecs, caching, upstream
+ * routing, metrics and transports apply to them. See docs/plugins.md.
+ */
+import type {
+  AddressTransactionsPage,
+  BlockRef,
+  ContractCreator,
+  EvmBackend,
+  LogFilter,
+  SearchDirection,
+  TraceConfig,
+  TransactionArgs,
+} from '../backends/evm-backend';
+import type { NodeBackend } from '../backends/node-backend';
+import type { BusEvent, EventBus } from '../events/event-bus';
+import type { Json, JsonObject } from '../rpc/json';
+import type { AnyMethod } from '../rpc/method';
+import { keccak256 as ethersKeccak256 } from 'ethers';
+
+/** The version of this API; a plugin names the one it was written for, and the gateway refuses others. */
+export const PLUGIN_API_VERSION = 1;
+
+export { defineMethod, param, optional, IMMUTABLE, LATEST, NEVER } from '../rpc/method';
+export type { AnyMethod, ArgsOf, CacheRule, MethodDefinition, Param } from '../rpc/method';
+export type { CallContext, JsonText, NotificationPort, NotificationStream, Transport } from '../rpc/call-context';
+export { CodecError, type Codec } from '../rpc/codec';
+export { ApplicationError, InvalidParamsError, RpcError } from '../rpc/errors';
+export type { Json, JsonObject };
+/** Node RPC parameter codecs (CometBFT's encodings: int64 as strings, base64 bytes, hex HexBytes, …). */
+export * as nodeCodecs from '../node-rpc/params/codecs';
+/** EVM parameter codecs (go-ethereum's: addresses, hashes, quantities, block numbers or hashes, …). */
+export * as evmCodecs from '../evm-rpc/codec/codecs';
+/** Cache rules and routing heights of EVM reads at a block. */
+export { cacheAt, foundAt, heightAt, blockNumberOf, FOUND, MINED } from '../evm-rpc/block-rules';
+export { parseQuery } from '../events/query';
+/** Keccak-256 of bytes as lower-case 0x-hex: the EVM's hash (an EVM tx hash is that of the signed raw tx). */
+export function keccak256(data: Uint8Array): string {
+  return ethersKeccak256(data);
+}
+export type { NodeBackend, EvmBackend, BlockRef, LogFilter, TraceConfig, TransactionArgs, EventBus, BusEvent };
+/** What the EVM backend's address-history calls answer (Otterscan's search, nonce and creator lookups). */
+export type { AddressTransactionsPage, ContractCreator, SearchDirection };
+
+/** A plugin's logger: lines carry the plugin's name. */
+export interface PluginLogger {
+  debug(message: string): void;
+  log(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** Label values by name. */
+export type Labels = Readonly<Record<string, string>>;
+
+/**
+ * Metric families of a plugin, registered on the gateway's registry as
+ * `<[instrumentation] namespace>_<name>` (so name them after the plugin: `ots_searches_total`).
+ */
+export interface PluginMetrics {
+  counter(name: string, help: string, labelNames?: readonly string[]): { inc(labels?: Labels, value?: number): void };
+  gauge(name: string, help: string, labelNames?: readonly string[]): { set(labels: Labels, value: number): void; inc(labels?: Labels, value?: number): void; dec(labels?: Labels, value?: number): void };
+  histogram(name: string, help: string, labelNames?: readonly string[], buckets?: readonly number[]): { observe(labels: Labels, value: number): void };
+}
+
+/** One upstream node of a pool, as the operator sees it (its URL redacted to scheme://host:port). */
+export type UpstreamStatus = Readonly<Record<string, string | number | boolean>>;
+
+/** A pool of upstream nodes: its head, its response cache and its nodes. */
+export interface PoolStatus {
+  readonly head: string;
+  readonly cache: Readonly<Record<string, Json>>;
+  readonly upstreams: readonly UpstreamStatus[];
+}
+
+/** What the operator's view of the gateway shows: read-only snapshots. */
+export interface GatewayView {
+  /** The gateway's version (package.json). */
+  readonly version: string;
+  /** `embedded` (the devnet) or `upstream` (pools of nodes). */
+  readonly backend: 'embedded' | 'upstream';
+  /** The upstream pools (upstream mode; none on the devnet). */
+  pools(): { readonly node?: PoolStatus; readonly evm?: PoolStatus };
+  /** The effective configuration of every file, with secrets (URL credentials, paths, keys) redacted. */
+  config(): JsonObject;
+  /** Every loaded plugin: name, version, interface, namespaces, methods and whether each is served. */
+  plugins(): JsonObject[];
+}
+
+/** What a plugin's methods are built with. `C` is its own config table, as its `config.validate` returns it. */
+export interface PluginContext<C> {
+  /** The plugin's name. */
+  readonly name: string;
+  /** `[plugins.<name>]` of gateway.toml, validated. */
+  readonly config: C;
+  /** The node RPC backend that runs (embedded devnet or upstream pool). */
+  readonly node: NodeBackend;
+  /** The EVM RPC backend that runs (embedded devnet or upstream pool). */
+  readonly evm: EvmBackend;
+  /** The gateway's event bus: node events (NewBlock, Tx, …) with their attributes; see `parseQuery`. */
+  readonly events: EventBus;
+  readonly logger: PluginLogger;
+  readonly metrics: PluginMetrics;
+  readonly gateway: GatewayView;
+}
+
+/** A plugin's own config table: its defaults, and a validation that throws an Error naming the key. */
+export interface PluginConfig<C> {
+  readonly defaults: C;
+  /** Gets `[plugins.<name>]` over the defaults; returns the typed table or throws `Error('key: expected …')`. */
+  validate(table: Readonly<Record<string, unknown>>): C;
+}
+
+/** What a plugin module exports (as `default` or as the module itself): its manifest. */
+export interface PluginManifest<C = Record<string, never>> {
+  /** Lower-case name (`[a-z][a-z0-9-]*`): its config table is `[plugins.<name>]`. */
+  readonly name: string;
+  readonly version: string;
+  /** The PLUGIN_API_VERSION it was written for. */
+  readonly apiVersion: number;
+  /** The interface it extends. */
+  readonly interface: 'evm' | 'node';
+  /**
+   * EVM: the namespaces it adds (each method is `<namespace>_<name>` in its namespace, served when the
+   * namespace is listed in `[json-rpc] api`). Node: the categories of its routes (served when listed in
+   * `[plugins] node_api`).
+   */
+  readonly namespaces: readonly string[];
+  readonly config?: PluginConfig<C>;
+  /** Its method definitions, built once at start-up. */
+  methods(context: PluginContext<C>): readonly AnyMethod[];
+}
+
+/** Declares a plugin (an identity function that types the manifest). */
+export function definePlugin<C = Record<string, never>>(manifest: PluginManifest<C>): PluginManifest<C> {
+  return manifest;
+}

@@ -1,0 +1,39 @@
+import type { AppConfig } from '../config/config.types';
+import type { BackendPools } from '../backends/node-backend';
+import type { JsonObject } from '../rpc/json';
+import type { GatewayView, PoolStatus } from './api';
+import { describePlugins, type CatalogEntry } from './plugin-catalog';
+import { redactedConfig } from './redacted-config';
+
+// Read once: the version of the package this code belongs to.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const VERSION: string = (require('../../package.json') as { version: string }).version;
+
+/** The operator's read-only view of the gateway that plugins get (`ctx.gateway`). */
+export class GatewayViewService implements GatewayView {
+  readonly version = VERSION;
+  readonly backend: 'embedded' | 'upstream';
+
+  constructor(
+    private readonly settings: AppConfig,
+    private readonly catalog: () => readonly CatalogEntry[],
+    private readonly backendPools?: BackendPools,
+  ) {
+    this.backend = settings.gateway.backend.kind;
+  }
+
+  pools(): { node?: PoolStatus; evm?: PoolStatus } {
+    const pools = this.backendPools?.() ?? {};
+    const status = (pool: (typeof pools)['node']): PoolStatus | undefined =>
+      pool === undefined ? undefined : { head: pool.head, cache: pool.cache as JsonObject, upstreams: pool.upstreams };
+    return { node: status(pools.node), evm: status(pools.evm) };
+  }
+
+  config(): JsonObject {
+    return redactedConfig(this.settings);
+  }
+
+  plugins(): JsonObject[] {
+    return describePlugins(this.catalog(), this.settings);
+  }
+}

@@ -1,0 +1,134 @@
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { ConfigError } from '../config/config-error';
+import type { GatewayOwnConfig } from '../config/config.types';
+import { EVM_NAMESPACES } from '../config/config.schema';
+import { NODE_CATEGORIES } from '../node-rpc/categories';
+import { RPC_NAMESPACE } from '../evm-rpc/core/rpc-modules';
+import { PLUGIN_API_VERSION, type PluginManifest } from './api';
+
+/** The folder of the gateway's package (plugins/ and node_modules/ live there). */
+export const PROJECT_ROOT = resolve(__dirname, '..', '..');
+
+/** A plugin as loaded: its manifest, where it came from, and its validated config table. */
+export interface LoadedPlugin {
+  readonly manifest: PluginManifest<unknown>;
+  /** The `[plugins] load` entry. */
+  readonly spec: string;
+  /** The file it was loaded from. */
+  readonly file: string;
+  readonly config: unknown;
+}
+
+const LABEL = 'config/gateway.toml: [plugins]';
+const NAME = /^[a-z][a-z0-9-]*$/;
+const NAMESPACE = /^[a-z][a-z0-9]*$/;
+
+/** A path (`./x`, `../x`, `plugins/x`, `/abs/x`) rather than an npm package name (`x`, `@scope/x`). */
+function isPath(spec: string): boolean {
+  return isAbsolute(spec) || spec.startsWith('.') || (spec.includes('/') && !spec.startsWith('@'));
+}
+
+/** A path is looked up under the home dir, then the project; a package name from both. */
+function resolveSpec(spec: string, home: string): string {
+  const bases = [home, PROJECT_ROOT];
+  const tried: string[] = [];
+  if (isPath(spec)) {
+    for (const base of isAbsolute(spec) ? [''] : bases) {
+      const target = isAbsolute(spec) ? spec : join(base, spec);
+      tried.push(target);
+      if (!existsSync(target) && !existsSync(`${target}.js`) && !existsSync(`${target}.ts`)) continue;
+      return require.resolve(target);
+    }
+    throw new ConfigError(`${LABEL} load = ${JSON.stringify(spec)}: expected a plugin module; nothing at ${tried.join(' or ')}`);
+  }
+  try {
+    return require.resolve(spec, { paths: bases });
+  } catch {
+    throw new ConfigError(`${LABEL} load = ${JSON.stringify(spec)}: expected an installed npm package (npm install ${spec})`);
+  }
+}
+
+function fail(spec: string, expected: string): never {
+  throw new ConfigError(`${LABEL} load = ${JSON.stringify(spec)}: expected ${expected}`);
+}
+
+/** The manifest a module exports (as `default`, or as the module itself), checked field by field. */
+function manifestOf(spec: string, exported: unknown): PluginManifest<unknown> {
+  const m = (exported as { default?: unknown } | null)?.default ?? exported;
+  if (typeof m !== 'object' || m === null) fail(spec, 'a module exporting a plugin manifest (definePlugin({...}))');
+  const manifest = m as Partial<PluginManifest<unknown>>;
+  if (typeof manifest.name !== 'string' || !NAME.test(manifest.name)) fail(spec, `a manifest name matching ${NAME} (got ${JSON.stringify(manifest.name)})`);
+  const name = manifest.name;
+  if (typeof manifest.version !== 'string' || manifest.version === '') fail(spec, `plugin ${name} to have a version`);
+  if (manifest.apiVersion !== PLUGIN_API_VERSION) {
+    fail(spec, `plugin ${name} written for plugin API version ${PLUGIN_API_VERSION} (it names ${JSON.stringify(manifest.apiVersion)})`);
+  }
+  if (manifest.interface !== 'evm' && manifest.interface !== 'node') fail(spec, `plugin ${name} to extend "evm" or "node" (got ${JSON.stringify(manifest.interface)})`);
+  const namespaces = manifest.namespaces;
+  if (!Array.isArray(namespaces) || namespaces.length === 0 || !namespaces.every((n) => typeof n === 'string' && NAMESPACE.test(n))) {
+    fail(spec, `plugin ${name} to name its namespaces (lower-case words matching ${NAMESPACE})`);
+  }
+  if (typeof manifest.methods !== 'function') fail(spec, `plugin ${name} to have a methods(context) function`);
+  const config = manifest.config;
+  if (config !== undefined && (typeof config !== 'object' || config === null || typeof config.validate !== 'function' || typeof config.defaults !== 'object')) {
+    fail(spec, `plugin ${name}'s config to have defaults and a validate function`);
+  }
+  return manifest as PluginManifest<unknown>;
+}
+
+/** The built-in groups a plugin namespace may not take, per interface. */
+function builtIn(rpc: 'evm' | 'node'): ReadonlySet<string> {
+  return new Set(rpc === 'evm' ? [...EVM_NAMESPACES, RPC_NAMESPACE] : NODE_CATEGORIES);
+}
+
+/**
+ * Loads the plugins `[plugins] load` names, in order: resolves each, checks its manifest, the plugin
+ * API version, that its namespaces clash with no built-in one nor another plugin's, and validates its
+ * `[plugins.<name>]` table. Any failure is one ConfigError line.
+ */
+export function loadPlugins(settings: GatewayOwnConfig['plugins'], home: string): LoadedPlugin[] {
+  const loaded: LoadedPlugin[] = [];
+  const owners = new Map<string, string>();
+  for (const spec of settings.load) {
+    const file = resolveSpec(spec, home);
+    let exported: unknown;
+    try {
+      exported = require(file);
+    } catch (err) {
+      fail(spec, `a module that loads (it threw: ${(err as Error).message.split('\n')[0]})`);
+    }
+    const manifest = manifestOf(spec, exported);
+    if (loaded.some((p) => p.manifest.name === manifest.name)) fail(spec, `one plugin named ${manifest.name} (it is loaded twice)`);
+    for (const namespace of manifest.namespaces) {
+      const key = `${manifest.interface}:${namespace}`;
+      if (builtIn(manifest.interface).has(namespace)) fail(spec, `plugin ${manifest.name}'s namespace ${namespace} not to be a built-in one`);
+      const owner = owners.get(key);
+      if (owner !== undefined) fail(spec, `plugin ${manifest.name}'s namespace ${namespace} not to be plugin ${owner}'s too`);
+      owners.set(key, manifest.name);
+    }
+    loaded.push({ manifest, spec, file, config: validateTable(manifest, settings.tables[manifest.name] ?? {}) });
+  }
+  const unknown = Object.keys(settings.tables).filter((name) => !loaded.some((p) => p.manifest.name === name));
+  if (unknown.length > 0) throw new ConfigError(`config/gateway.toml: [plugins.${unknown[0]}]: expected the table of a loaded plugin (loaded: ${loaded.map((p) => p.manifest.name).join(', ') || 'none'})`);
+  return loaded;
+}
+
+function validateTable(manifest: PluginManifest<unknown>, table: Record<string, unknown>): unknown {
+  const config = manifest.config;
+  if (config === undefined) {
+    const key = Object.keys(table)[0];
+    if (key !== undefined) throw new ConfigError(`config/gateway.toml: [plugins.${manifest.name}] ${key}: expected no keys (plugin ${manifest.name} takes no config)`);
+    return {};
+  }
+  try {
+    return config.validate({ ...(config.defaults as Record<string, unknown>), ...table });
+  } catch (err) {
+    throw new ConfigError(`config/gateway.toml: [plugins.${manifest.name}] ${(err as Error).message}`);
+  }
+}
+
+/** The EVM namespaces of the plugins `[plugins]` loads (what `[json-rpc] api` may list besides the built-in ones). */
+export function pluginNamespaces(settings: GatewayOwnConfig['plugins'], home: string): string[] {
+  return loadPlugins(settings, home).flatMap((p) => (p.manifest.interface === 'evm' ? [...p.manifest.namespaces] : []));
+}

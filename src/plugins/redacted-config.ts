@@ -1,0 +1,27 @@
+import type { AppConfig } from '../config/config.types';
+import type { Json, JsonObject } from '../rpc/json';
+import { redactUrl } from '../backends/upstream/redact-url';
+
+/** Keys whose values are secrets wherever they appear (a plugin's table included). */
+const SECRET_KEY = /(password|secret|token|api[_-]?key|private)/i;
+/** Keys holding URLs, which may carry credentials in their userinfo, path or query. */
+const URL_KEY = /(^|_)(url|ws|follow)$/;
+
+function redact(value: unknown, key: string): Json {
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'string') {
+    if (SECRET_KEY.test(key)) return value === '' ? '' : '[redacted]';
+    if (URL_KEY.test(key) && value !== '') return redactUrl(value);
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((item) => redact(item, key));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, k)]));
+  }
+  return (value ?? null) as Json;
+}
+
+/** The effective configuration as an operator may see it: URLs as scheme://host[:port], secrets hidden. */
+export function redactedConfig(config: AppConfig): JsonObject {
+  return redact(config, '') as JsonObject;
+}
