@@ -17,7 +17,7 @@ export interface UpstreamJson {
   readonly healthy: boolean;
   /** Why it is out of rotation: `unreachable`, `lagging`, `catching-up`, `wrong-chain`, `not-checked`; "" when healthy. */
   readonly reason: string;
-  /** The last failed health check's error; "" when none. */
+  /** What the last health check found wrong; "" when healthy. */
   readonly error: string;
   readonly latest_height: string;
   /** Blocks behind the pool head (0 at the head). */
