@@ -6,6 +6,7 @@ import { startGateway } from '../../src/bootstrap';
 import { NODE_BACKEND } from '../../src/backends/node-backend';
 import type { UpstreamNodeBackend } from '../../src/backends/upstream/upstream-node-backend';
 import { loadConfig } from '../../src/config/load-config';
+import { pluginNamespaces } from '../../src/plugins/loader';
 import type { TestGateway } from './gateway';
 
 export interface UpstreamGateway extends TestGateway {
@@ -38,7 +39,7 @@ export async function startUpstreamGateway(nodes: readonly NodeEntry[], options:
   mkdirSync(join(home, 'config'));
   const settings = { health_check_interval: '200ms', ...options.settings };
   writeFileSync(join(home, 'config', 'gateway.toml'), upstreamToml(nodes, settings, options.evm));
-  const config = loadConfig({ home, env: {}, flags: { 'rpc.laddr': 'tcp://127.0.0.1:0', 'json-rpc.enable': 'false', ...options.flags } });
+  const config = loadConfig({ home, env: {}, flags: { 'rpc.laddr': 'tcp://127.0.0.1:0', 'json-rpc.enable': 'false', ...options.flags }, pluginNamespaces });
   const gw = await startGateway(config, { logger: false });
   const url = gw.nodeRpcUrls[0];
   return {
