@@ -53,6 +53,25 @@ export interface TraceConfig {
   readonly timeout?: string;
 }
 
+/** Blocks below (`before`) or above (`after`) a height, as an address's history is searched. */
+export type SearchDirection = 'before' | 'after';
+
+/** One page of an address's mined transactions (Otterscan's ots_searchTransactionsBefore/After). */
+export interface AddressTransactionsPage {
+  /** Transaction hashes, the latest first. */
+  readonly hashes: readonly string[];
+  /** The page holds the latest transactions. */
+  readonly firstPage: boolean;
+  /** The page holds the earliest transactions. */
+  readonly lastPage: boolean;
+}
+
+/** Who created a contract (the sender of a deployment, or a contract's CREATE/CREATE2) and in which tx. */
+export interface ContractCreator {
+  readonly hash: string;
+  readonly creator: string;
+}
+
 export interface EvmBackend {
   chainId(): Promise<bigint>;
   /** EIP-155 network id as a decimal string (net_version). */
@@ -97,6 +116,18 @@ export interface EvmBackend {
   traceTransaction(hash: string, config: TraceConfig): Promise<Json>;
   traceBlock(block: BlockRef, config: TraceConfig): Promise<Json>;
   traceCall(args: TransactionArgs, block: BlockRef, config: TraceConfig, options: { gasCap: bigint; timeoutMs: number }): Promise<Json>;
+
+  /**
+   * The mined transactions `address` took part in (as sender, recipient, created contract, or in an
+   * internal call), in blocks before or after `fromBlock` (0: from the latest block down, or from the
+   * first block up), latest first. A page holds at least `pageSize` transactions when there are that
+   * many, and then every other one of the last block it reached.
+   */
+  searchAddressTransactions(address: string, fromBlock: bigint, direction: SearchDirection, pageSize: number): Promise<AddressTransactionsPage>;
+  /** The hash of the mined transaction `sender` sent with `nonce`, or null. */
+  transactionBySenderAndNonce(sender: string, nonce: bigint): Promise<string | null>;
+  /** Who created the contract at `address` (its current code), or null for an account without code. */
+  contractCreator(address: string): Promise<ContractCreator | null>;
 
   /** Private keys of the accounts the backend funds for development (empty for upstream nodes). */
   devAccountKeys(): Promise<Uint8Array[]>;

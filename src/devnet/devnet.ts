@@ -6,6 +6,7 @@
  * configured, the application is the kvstore and the EVM application side by side (a new genesis then
  * limits block.max_gas to the EVM block gas limit); without it, the kvstore alone.
  */
+import { Logger } from '@nestjs/common';
 import type { Application } from './app/application';
 import { EvmApplication } from './app/evm/evm-application';
 import { DEFAULT_BLOCK_GAS_LIMIT, resolveEvmParams, type EvmConfig } from './app/evm/evm-params';
@@ -21,6 +22,7 @@ import { LeaderIntake } from './follower/leader-intake';
 import { newGenesisDoc, type GenesisDoc } from './genesis/genesis-doc';
 import { databasePath, ephemeralIdentity, initNodeHome, NodeIdentity } from './genesis/node-home';
 import type { ValidatorKey } from './chain/keys';
+import { catchUpAddressIndex } from './indexer/address-backfill';
 import { BlockIndexer } from './indexer/block-indexer';
 import { TxIndexer } from './indexer/tx-indexer';
 import { Mempool } from './mempool/mempool';
@@ -146,6 +148,7 @@ export class Devnet {
       const state = stored ?? (await initChain(identity, db, store, app));
       if (leader === undefined) checkIdentity(state, identity);
       else checkChain(state, identity);
+      if (evm !== undefined) await catchUpEvmIndex(db, store, evm, state.initialHeight);
       const mempool = new Mempool(
         app,
         { size: config.mempoolSize, maxTxBytes: config.maxTxBytes, maxTxsBytes: MAX_TXS_BYTES, cacheSize: CACHE_SIZE },
@@ -221,6 +224,12 @@ async function initChain(identity: NodeIdentity, db: Database, store: ChainStore
   store.saveGenesisState(batch, state);
   await batch.write();
   return state;
+}
+
+/** A database written before the address index existed gets it before the chain moves on. */
+async function catchUpEvmIndex(db: Database, store: ChainStore, evm: EvmApplication, firstHeight: bigint): Promise<void> {
+  const replayed = await catchUpAddressIndex(db, store, evm, firstHeight);
+  if (replayed > 0) new Logger('EmbeddedDevnet').log(`indexed the addresses of ${replayed} earlier EVM blocks`);
 }
 
 function loadEvm(db: Database, store: ChainStore, identity: NodeIdentity, config: EvmConfig): Promise<EvmApplication> {

@@ -3,7 +3,16 @@
  * in its own block, published as a CometBFT NewBlock event on the bus as the devnet does.
  */
 import { AbiCoder, Transaction, id, keccak256, toUtf8Bytes, Wallet } from 'ethers';
-import type { BlockRef, EvmBackend, LogFilter, TraceConfig, TransactionArgs } from '../../src/backends/evm-backend';
+import type {
+  AddressTransactionsPage,
+  BlockRef,
+  ContractCreator,
+  EvmBackend,
+  LogFilter,
+  SearchDirection,
+  TraceConfig,
+  TransactionArgs,
+} from '../../src/backends/evm-backend';
 import type { Json, JsonObject } from '../../src/rpc/json';
 import type { EventBus } from '../../src/events';
 import { ApplicationError } from '../../src/rpc/errors';
@@ -219,6 +228,19 @@ export class FakeEvmChain implements EvmBackend {
   async traceCall(args: TransactionArgs, block: BlockRef, config: TraceConfig): Promise<Json> {
     this.record('traceCall', args, block, config);
     return { gas: 21000, failed: false, returnValue: '', structLogs: [] };
+  }
+  /** The fake keeps no address index: every history is empty. */
+  async searchAddressTransactions(address: string, fromBlock: bigint, direction: SearchDirection, pageSize: number): Promise<AddressTransactionsPage> {
+    this.record('searchAddressTransactions', address, fromBlock, direction, pageSize);
+    return { hashes: [], firstPage: true, lastPage: true };
+  }
+  async transactionBySenderAndNonce(sender: string, nonce: bigint): Promise<string | null> {
+    this.record('transactionBySenderAndNonce', sender, nonce);
+    return null;
+  }
+  async contractCreator(address: string): Promise<ContractCreator | null> {
+    this.record('contractCreator', address);
+    return null;
   }
   async devAccountKeys(): Promise<Uint8Array[]> {
     return DEV_KEYS.map((k) => Buffer.from(k.slice(2), 'hex'));

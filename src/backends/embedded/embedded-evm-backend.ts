@@ -11,10 +11,20 @@ import { fromHex, hexData, quantity, toChecksumAddress, word } from '../../devne
 import type { Devnet } from '../../devnet/devnet';
 import { MempoolError } from '../../devnet/mempool/mempool';
 import { ApplicationError } from '../../rpc/errors';
-import type { BlockRef, EvmBackend, LogFilter, TraceConfig, TransactionArgs } from '../evm-backend';
+import type {
+  AddressTransactionsPage,
+  BlockRef,
+  ContractCreator,
+  EvmBackend,
+  LogFilter,
+  SearchDirection,
+  TraceConfig,
+  TransactionArgs,
+} from '../evm-backend';
 import type { Json, JsonObject } from '../../rpc/json';
 import { AnswersDevnetErrors } from './devnet-errors';
 import { accountProof } from './evm-query/account-proof';
+import { AddressHistory } from './evm-query/address-history';
 import { CallRunner, type CallOptions } from './evm-query/call-runner';
 import { ChainJson } from './evm-query/chain-json';
 import { EvmChainView } from './evm-query/chain-view';
@@ -39,6 +49,7 @@ export class EmbeddedEvmBackend implements EvmBackend {
   private readonly logQuery: LogQuery;
   private readonly pool: TxPoolView;
   private readonly traces: TraceRunner;
+  private readonly history: AddressHistory;
 
   constructor(private readonly devnet: Devnet) {
     if (devnet.evm === undefined) throw new Error('the devnet runs no EVM application');
@@ -51,6 +62,7 @@ export class EmbeddedEvmBackend implements EvmBackend {
     this.logQuery = new LogQuery(this.chain);
     this.pool = new TxPoolView(this.chain);
     this.traces = new TraceRunner(this.chain, this.calls);
+    this.history = new AddressHistory(this.chain);
   }
 
   async chainId(): Promise<bigint> {
@@ -229,6 +241,18 @@ export class EmbeddedEvmBackend implements EvmBackend {
 
   traceCall(args: TransactionArgs, block: BlockRef, config: TraceConfig, options: CallOptions): Promise<Json> {
     return this.traces.traceCall(args, block, config, options);
+  }
+
+  searchAddressTransactions(address: string, fromBlock: bigint, direction: SearchDirection, pageSize: number): Promise<AddressTransactionsPage> {
+    return this.history.transactions(address, fromBlock, direction, pageSize);
+  }
+
+  transactionBySenderAndNonce(sender: string, nonce: bigint): Promise<string | null> {
+    return this.history.bySenderAndNonce(sender, nonce);
+  }
+
+  contractCreator(address: string): Promise<ContractCreator | null> {
+    return this.history.contractCreator(address);
   }
 
   async devAccountKeys(): Promise<Uint8Array[]> {

@@ -9,7 +9,16 @@
  * out as it is.
  */
 import { ApplicationError } from '../../rpc/errors';
-import type { BlockRef, EvmBackend, LogFilter, TraceConfig, TransactionArgs } from '../evm-backend';
+import type {
+  AddressTransactionsPage,
+  BlockRef,
+  ContractCreator,
+  EvmBackend,
+  LogFilter,
+  SearchDirection,
+  TraceConfig,
+  TransactionArgs,
+} from '../evm-backend';
 import type { Json, JsonObject } from '../../rpc/json';
 import type { AnyMethod, MethodArgs } from '../../rpc/method';
 import type { MethodRegistry } from '../../rpc/method-registry';
@@ -212,6 +221,24 @@ export class UpstreamEvmBackend implements EvmBackend {
     return this.request('debug_traceCall', { args: gasCapped(args, options.gasCap), block, config }, timeout(options.timeoutMs));
   }
 
+  /*
+   * The address history needs an index the standard API lacks: the methods that read it (Otterscan's
+   * ots_*) are forwarded to the upstreams as clients send them, so these are never asked of a pool.
+   * Asked anyway, they answer as a node without those methods does.
+   */
+
+  async searchAddressTransactions(_address: string, _fromBlock: bigint, direction: SearchDirection): Promise<AddressTransactionsPage> {
+    throw notAvailable(direction === 'before' ? 'ots_searchTransactionsBefore' : 'ots_searchTransactionsAfter');
+  }
+
+  async transactionBySenderAndNonce(): Promise<string | null> {
+    throw notAvailable('ots_getTransactionBySenderAndNonce');
+  }
+
+  async contractCreator(): Promise<ContractCreator | null> {
+    throw notAvailable('ots_getContractCreator');
+  }
+
   async devAccountKeys(): Promise<Uint8Array[]> {
     return [];
   }
@@ -247,6 +274,11 @@ function positionalParams(method: AnyMethod, args: MethodArgs): Json[] {
     sent = params.length;
   }
   return params.slice(0, sent);
+}
+
+/** go-ethereum's answer for a method it does not serve. */
+function notAvailable(method: string): ApplicationError {
+  return new ApplicationError(`the method ${method} does not exist/is not available`, -32601);
 }
 
 /** A range bound: missing, head tags and hashes are the head; `earliest` is the first block. */

@@ -51,9 +51,18 @@ export class Table<T> {
   /** Entries whose key starts with `prefix`, which is empty or ends in an ASCII character. */
   byPrefix(prefix: string): AsyncGenerator<[string, T]> {
     if (prefix === '') return this.entries({ gte: '' });
-    const last = prefix.charCodeAt(prefix.length - 1);
-    return this.entries({ gte: prefix, lt: prefix.slice(0, -1) + String.fromCharCode(last + 1) });
+    return this.entries({ gte: prefix, lt: prefixEnd(prefix) });
   }
+
+  /** Entries with keys in [gte, lt), in key order or, with `reverse`, from the last one down. */
+  async *range(range: { gte: string; lt: string; reverse?: boolean }): AsyncGenerator<[string, T]> {
+    for await (const [key, text] of this.sublevel.iterator(range)) yield [key, decodeValue<T>(text)];
+  }
+}
+
+/** The least key above every key that starts with `prefix` (non-empty, ending in an ASCII character). */
+export function prefixEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
 /** Puts and deletes across tables, written atomically. */

@@ -1,12 +1,13 @@
 /**
  * go-ethereum's callTracer: the call tree of a transaction, one frame per message (CALL, STATICCALL,
  * DELEGATECALL, CALLCODE, CREATE, CREATE2), each with from, to, value, gas, gasUsed, input, output
- * and, when it failed, the error (and the decoded revert reason). The top frame's gas and gasUsed are
+ * and, when it failed, the error (and the decoded revert reason), and one per SELFDESTRUCT (the
+ * contract, its beneficiary and the balance it sends, gas 0). The top frame's gas and gasUsed are
  * the transaction's. tracerConfig: `onlyTopCall` drops the sub-calls, `withLog` adds each frame's logs
  * (those of failed frames are dropped, as go-ethereum does).
  *
  * The VM's message events give the frames; its step events tell which opcode opened a frame and carry
- * the LOG opcodes' operands.
+ * the LOG and SELFDESTRUCT opcodes' operands.
  */
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import { bigIntToBytes, setLengthLeft, type Address } from '@ethereumjs/util';
@@ -41,6 +42,8 @@ interface Frame {
 /** Larger LOG data cannot be paid for with any block's gas; such a LOG fails before it is recorded. */
 const MAX_LOG_DATA = 1 << 24;
 
+const ADDRESS_MASK = (1n << 160n) - 1n;
+
 const CALL_OPS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2']);
 
 export class CallTracer implements TxTracer {
@@ -58,7 +61,18 @@ export class CallTracer implements TxTracer {
 
   attach(vm: VM): () => void {
     const events = vm.evm.events!;
-    const onStep = (step: InterpreterStep): void => this.onStep(step);
+    // Asynchronous only for a SELFDESTRUCT, whose value is the balance the state holds at that step.
+    const onStep = (step: InterpreterStep, resolve?: () => void): void => {
+      if (step.opcode.name !== 'SELFDESTRUCT') {
+        this.onStep(step);
+        resolve?.();
+        return;
+      }
+      this.selfDestruct(step).then(
+        () => resolve?.(),
+        () => resolve?.(),
+      );
+    };
     const onEnter = (message: Message): void => this.enter(message);
     const onExit = (result: EVMResult): void => this.exit(result);
     events.on('step', onStep);
@@ -84,6 +98,25 @@ export class CallTracer implements TxTracer {
     const op = step.opcode.name;
     if (CALL_OPS.has(op)) this.openers[step.depth] = op;
     else if (this.withLog && op.startsWith('LOG')) this.log(step);
+  }
+
+  /** go-ethereum's SELFDESTRUCT frame: from the contract to the beneficiary, with the contract's balance. */
+  private async selfDestruct(step: InterpreterStep): Promise<void> {
+    const parent = this.stack[this.stack.length - 1];
+    const beneficiary = step.stack[step.stack.length - 1];
+    if (parent === undefined || this.onlyTopCall || beneficiary === undefined) return;
+    const balance = (await step.stateManager.getAccount(step.address))?.balance ?? 0n;
+    parent.calls.push({
+      type: 'SELFDESTRUCT',
+      from: step.address.bytes,
+      to: setLengthLeft(bigIntToBytes(beneficiary & ADDRESS_MASK), 20),
+      value: balance,
+      gas: 0n,
+      gasUsed: 0n,
+      input: new Uint8Array(0),
+      calls: [],
+      logs: [],
+    });
   }
 
   private enter(message: Message): void {

@@ -2,8 +2,8 @@
  * Executes the Ethereum transactions of a block on the live state, in block order: each tx is checked
  * again (the block decides, whatever CheckTx said), then run by the VM. A tx that fails a check does not
  * execute and gets a non-zero code; a tx that executes is in the EVM block whether its call succeeded
- * or reverted. The result is the EVM side of the block (receipts, roots, bloom, state root) and the
- * ABCI result of each of its txs.
+ * or reverted. The result is the EVM side of the block (receipts, roots, bloom, state root), the
+ * ABCI result of each of its txs, and who took part in each executed tx (for the address index).
  */
 import { RLP } from '@ethereumjs/rlp';
 import type { Common } from '@ethereumjs/common';
@@ -13,6 +13,8 @@ import { createContractAddress, KECCAK256_NULL, equalsBytes, type Address } from
 import { Bloom, encodeReceipt, runTx, type VM } from '@ethereumjs/vm';
 import type { ExecTxResult } from '../../chain/types';
 import type { EvmBlockRecord, EvmTxRecord } from '../../evm-state/evm-chain-store';
+import type { IndexedTx } from '../../indexer/address-index';
+import { ActivityRecorder } from '../../indexer/tx-activity';
 import { txResult } from '../results';
 import { type EthTxDecoding } from './eth-tx';
 import { blockOf, type BlockEnv } from './execution-context';
@@ -32,6 +34,8 @@ export interface ExecutedBlock {
   record: EvmBlockRecord;
   /** By position in the node block. */
   results: Map<number, ExecTxResult>;
+  /** What the address index takes of each executed tx, in EVM order (recorded as it ran). */
+  indexed: IndexedTx[];
 }
 
 /** Code of a tx the VM could not run although it passed the checks (sdk ErrInternal). */
@@ -48,6 +52,7 @@ export async function executeBlock(
   const block = blockOf(env, common);
   const results = new Map<number, ExecTxResult>();
   const executed: { tx: TypedTransaction; record: EvmTxRecord; receipt: Uint8Array; bloom: Uint8Array }[] = [];
+  const indexed: IndexedTx[] = [];
   let gasUsed = 0n;
   let logCount = 0;
 
@@ -78,11 +83,15 @@ export async function executeBlock(
       continue;
     }
     let run;
+    const recorder = new ActivityRecorder();
+    const detach = recorder.attach(vm);
     try {
       run = await runTx(vm, { tx, block, blockGasUsed: gasUsed, skipHardForkValidation: true });
     } catch (err) {
       results.set(position, rejected({ code: CODE_INTERNAL, log: (err as Error).message }, tx.gasLimit));
       continue;
+    } finally {
+      detach();
     }
     gasUsed += run.totalGasSpent;
     const failure = run.execResult.exceptionError;
@@ -111,6 +120,7 @@ export async function executeBlock(
     });
     logCount += record.logs.length;
     executed.push({ tx, record, receipt: encodeReceipt(run.receipt, tx.type), bloom: run.bloom.bitvector });
+    indexed.push({ hash: record.hash, sender: sender.bytes, nonce: tx.nonce, activity: recorder.activity() });
     results.set(position, txResult({ gasWanted: tx.gasLimit, gasUsed: run.totalGasSpent, events }));
   }
 
@@ -127,7 +137,7 @@ export async function executeBlock(
     receiptsRoot: await orderedTrieRoot(executed.map((e) => e.receipt)),
     txs: executed.map((e) => e.record),
   };
-  return { record, results };
+  return { record, results, indexed };
 }
 
 /** The root of a trie keyed by RLP(index), as transactionsRoot and receiptsRoot are built. */

@@ -1,8 +1,9 @@
 /**
  * The devnet's EVM application: Ethereum transactions executed by `@ethereumjs/vm` on a world state
  * kept in the devnet database (trie nodes in `evm.trie`, per-block receipts and state roots in
- * `evm.blocks`). Its app hash is the EVM state root. Composed beside the kvstore by the router
- * application; on its own it refuses every tx that is not an Ethereum transaction.
+ * `evm.blocks`, and the address index: each address's txs, senders' nonces, contracts' creators). Its
+ * app hash is the EVM state root. Composed beside the kvstore by the router application; on its own
+ * it refuses every tx that is not an Ethereum transaction.
  *
  * Genesis: the development accounts, each with 10000 ETH. Each block runs at the block's height and
  * time, with the proposer's address as coinbase and the EIP-1559 base fee that follows from the
@@ -14,6 +15,7 @@ import { Address, createAccount, createAddressFromString, equalsBytes, KECCAK256
 import type { VM } from '@ethereumjs/vm';
 import { txHash } from '../../chain/hashing';
 import { EvmChainStore, type EvmBlockRecord, type EvmHead } from '../../evm-state/evm-chain-store';
+import { AddressIndex, type IndexedTx } from '../../indexer/address-index';
 import { TrieNodeStore } from '../../evm-state/trie-node-store';
 import { openWorldState } from '../../evm-state/world-state';
 import type { Database, WriteBatch } from '../../store/database';
@@ -49,7 +51,7 @@ const NOT_ETHEREUM = 'not an Ethereum transaction';
 const APP_VERSION = 0n;
 
 export class EvmApplication implements Application {
-  private pending: EvmBlockRecord | undefined;
+  private pending: { record: EvmBlockRecord; indexed: IndexedTx[] } | undefined;
   private readonly checkState = new PendingAccounts();
 
   private constructor(
@@ -58,6 +60,8 @@ export class EvmApplication implements Application {
     readonly blockGasLimit: bigint,
     readonly nodes: TrieNodeStore,
     readonly chain: EvmChainStore,
+    /** Each address's txs, senders' nonces and contracts' creators, written with each block. */
+    readonly addresses: AddressIndex,
     readonly blockHashes: BlockHashLookup,
     private readonly vm: VM,
     private head: EvmHead,
@@ -71,7 +75,7 @@ export class EvmApplication implements Application {
     const head = (await chain.loadHead()) ?? { height: 0n, stateRoot: KECCAK256_RLP };
     const vm = await createDevnetVm(common, await openWorldState(nodes.liveDb(), head.stateRoot, common), options.blockHashes);
     const lastBlock = head.height > 0n ? await chain.loadBlock(head.height) : undefined;
-    return new EvmApplication(options.params, common, options.blockGasLimit, nodes, chain, options.blockHashes, vm, head, lastBlock);
+    return new EvmApplication(options.params, common, options.blockGasLimit, nodes, chain, new AddressIndex(db), options.blockHashes, vm, head, lastBlock);
   }
 
   /** The latest committed EVM state (height 0: genesis). */
@@ -113,6 +117,7 @@ export class EvmApplication implements Application {
     this.head = { height: 0n, stateRoot: await state.getStateRoot() };
     this.nodes.commitInto(batch);
     this.chain.saveGenesis(batch, this.head);
+    this.addresses.markIndexed(batch, 0n);
     return this.head.stateRoot;
   }
 
@@ -158,8 +163,8 @@ export class EvmApplication implements Application {
       const decoded = decodeEthTx(bytes, this.common);
       if (decoded.kind !== 'foreign') blockTxs.push({ position, decoded, nodeTxHash: txHash(bytes) });
     });
-    const { record, results } = await executeBlock(this.vm, this.common, env, request.hash, blockTxs, this.rules());
-    this.pending = record;
+    const { record, results, indexed } = await executeBlock(this.vm, this.common, env, request.hash, blockTxs, this.rules());
+    this.pending = { record, indexed };
     return {
       events: [],
       txResults: request.txs.map((_, i) => results.get(i) ?? rejected({ code: Code.txDecode, log: NOT_ETHEREUM })),
@@ -169,11 +174,12 @@ export class EvmApplication implements Application {
   }
 
   commit(batch: WriteBatch): void {
-    const record = this.pending;
-    if (record === undefined) throw new Error('commit without a finalized block');
+    if (this.pending === undefined) throw new Error('commit without a finalized block');
+    const { record, indexed } = this.pending;
     this.pending = undefined;
     this.nodes.commitInto(batch);
     this.chain.saveBlock(batch, record);
+    this.addresses.index(batch, record.height, indexed);
     this.head = { height: record.height, stateRoot: record.stateRoot };
     this.lastBlock = record;
     this.checkState.reset();
