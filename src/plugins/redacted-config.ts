@@ -21,7 +21,24 @@ function redact(value: unknown, key: string): Json {
   return (value ?? null) as Json;
 }
 
-/** The effective configuration as an operator may see it: URLs as scheme://host[:port], secrets hidden. */
+/**
+ * The effective configuration as an operator may see it, file by file and table by table with the keys
+ * of the files: URLs as scheme://host[:port], secrets hidden.
+ */
 export function redactedConfig(config: AppConfig): JsonObject {
-  return redact(config, '') as JsonObject;
+  const { upstream, plugins, ...gateway } = config.gateway;
+  const { tables, ...pluginKeys } = plugins;
+  return redact(
+    {
+      home: config.home,
+      'config.toml': { rpc: config.rpc, instrumentation: config.instrumentation },
+      'app.toml': { 'json-rpc': config.jsonRpc },
+      'gateway.toml': {
+        ...gateway,
+        plugins: { ...pluginKeys, ...tables },
+        upstream: { ...upstream.settings, node: upstream.nodes, evm: upstream.evm },
+      },
+    },
+    '',
+  ) as JsonObject;
 }

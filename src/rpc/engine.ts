@@ -95,6 +95,11 @@ export class RpcEngine {
     return this.pending;
   }
 
+  /** Whether a method is served under the current configuration (its group enabled; unsafe ones only when allowed). */
+  isServed(method: AnyMethod): boolean {
+    return (!method.unsafe || this.policy.unsafeEnabled()) && this.policy.groupEnabled(method.group);
+  }
+
   /** Whether a method name is registered (transports that route by name: node RPC URI paths). */
   has(method: string): boolean {
     return this.registry.has(method);

@@ -111,9 +111,9 @@ export class NodeHttpTransport implements OnModuleInit {
     return this.uri(req, res, method, q < 0 ? '' : url.slice(q + 1), body, cors);
   }
 
-  /** What `GET /` lists: unsafe routes only when they are enabled, as CometBFT registers them. */
+  /** What `GET /` lists: the routes served (unsafe ones only when enabled), as CometBFT registers them. */
   private servedMethods() {
-    return this.engine.registry.list().filter((method) => !method.unsafe || this.config.rpc.unsafe);
+    return this.engine.registry.list().filter((method) => this.engine.isServed(method));
   }
 
   private async uri(req: IncomingMessage, res: ServerResponse, method: string, query: string, body: string, cors: HeaderList): Promise<void> {

@@ -57,9 +57,9 @@ describe('on the embedded devnet, opened by the operator', () => {
 
   it('gateway_config: the effective configuration', async () => {
     const config = await evmResult(gw, 'gateway_config');
-    expect(config.rpc.unsafe).toBe(true);
-    expect(JSON.stringify(config)).toContain('"gateway"');
-    expect(config.gateway.backend.kind).toBe('embedded');
+    expect(config['config.toml'].rpc.unsafe).toBe(true);
+    expect(config['app.toml']['json-rpc'].api).toContain('gateway');
+    expect(config['gateway.toml'].backend.kind).toBe('embedded');
   });
 
   it('gateway_plugins: the shipped plugins and what each serves', async () => {
@@ -248,8 +248,8 @@ describe('in upstream mode in front of a devnet', () => {
     const text = JSON.stringify(config);
     expect(text).not.toContain(REDIS_PASSWORD);
     expect(text).not.toContain(UPSTREAM_KEY);
-    expect(config.gateway.backend.kind).toBe('upstream');
-    expect(config.gateway.cache.redis_url).toBe('redis://127.0.0.1:6379');
+    expect(config['gateway.toml'].backend.kind).toBe('upstream');
+    expect(config['gateway.toml'].cache.redis_url).toBe('redis://127.0.0.1:6379');
     expect(text).toContain(`http://127.0.0.1:${new URL(devnet.url).port}`);
   });
 

@@ -24,11 +24,12 @@ export function perPageOf(requested: number | undefined): number {
   return Math.min(requested, MAX_PER_PAGE);
 }
 
-/** validatePage + validateSkipCount: the slice of `items` the page holds. */
+/** validatePage + validateSkipCount: the slice of `items` the page holds (no page given: the first). */
 export function pageOf<T>(items: T[], page: number | undefined, perPage: number): T[] {
-  const pages = Math.trunc((items.length - 1) / perPage) + 1;
+  // One page even when there is nothing to show.
+  const pages = Math.max(1, Math.trunc((items.length - 1) / perPage) + 1);
   const current = page ?? 1;
-  if (current <= 0 || current > pages) throw new ApplicationError(`page should be within [1, ${pages}] range, given ${current}`);
+  if (page !== undefined && (current <= 0 || current > pages)) throw new ApplicationError(`page should be within [1, ${pages}] range, given ${current}`);
   const skip = (current - 1) * perPage;
   return items.slice(skip, skip + perPage);
 }
