@@ -13,12 +13,14 @@
  * Upstreams: one anvil (node_modules/@foundry-rs/anvil-linux-amd64) for the EVM, one embedded-devnet
  * gateway for the node RPC. nginx (Debian: `apt-get install -y nginx`) runs on a generated config
  * (bench/lib.js startNginx: one worker, upstream keepalive). The gateway is `node dist/main.js start`
- * with `[backend] kind = "upstream"`. Prints req/s, p50/p99 and the CPU time per request of the process
- * serving each row (the gateway, nginx's worker, or the upstream itself for `direct`, from /proc), then
- * the ratios and the targets. With BENCH_ROUNDS > 1 the three routes of a case take turns that many
- * times and each figure is the median of its rounds (a busy moment of a shared machine then does not
- * land on one route only). Environment: BENCH_DURATION (s per round, default 5), BENCH_ROUNDS (default
- * 1), BENCH_CONNECTIONS (default 32).
+ * with `[backend] kind = "upstream"`. The pass-through cases have a fourth route, a bare Node.js proxy
+ * (bench/bare-proxy.js: node:http → undici Pool, bytes copied through): the floor of any Node.js
+ * gateway on this machine. Prints req/s, p50/p99 and the CPU time per request of the process serving
+ * each row (the gateway, nginx's worker, the bare proxy, or the upstream itself for `direct`, from
+ * /proc), then the ratios and the targets. With BENCH_ROUNDS > 1 the routes of a case take turns that
+ * many times and each figure is the median of its rounds (a busy moment of a shared machine then does
+ * not land on one route only). Environment: BENCH_DURATION (s per round, default 5), BENCH_ROUNDS
+ * (default 1), BENCH_CONNECTIONS (default 32).
  */
 const { join } = require('node:path');
 const { ROOT, freePort, waitFor, spawnReady, startGateway, stopChild, measure, medianRun, loadAverage, rpcBody, rpcCall, findNginx, startNginx, table } = require('./lib');
@@ -71,6 +73,15 @@ async function startUpstreamGateway(devnetUrl, anvilUrl) {
   return { ...gw, evmUrl };
 }
 
+/** bench/bare-proxy.js in front of `target` (http://host:port). */
+async function startBareProxy(target) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const ready = async () => (await fetch(`${url}/`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status > 0;
+  const child = await spawnReady(process.execPath, [join(__dirname, 'bare-proxy.js'), String(port), target], ready, { timeoutMs: 10_000 });
+  return { url, pid: child.pid, stop: () => stopChild(child) };
+}
+
 /** One request of the case, once, on every route: each must answer a result (not an error). */
 async function check(c) {
   for (const [via, url] of Object.entries(c.urls)) {
@@ -97,26 +108,36 @@ async function main() {
     stops.push(ngEvm.stop);
     const ngNode = await startNginx(nginx, devnet.url);
     stops.push(ngNode.stop);
+    const bareEvm = await startBareProxy(anvil.url);
+    stops.push(bareEvm.stop);
+    const bareNode = await startBareProxy(devnet.url);
+    stops.push(bareNode.stop);
     const gw = await startUpstreamGateway(devnet.url, anvil.url);
     stops.push(gw.stop);
     console.log(`${CONNECTIONS} connections, ${ROUNDS} × ${DURATION} s per route and case (each after 1 s of warm-up), load generator on the same machine; load average ${loadAverage()}`);
 
     const evm = { urls: { direct: anvil.url, nginx: ngEvm.url, gateway: gw.evmUrl }, pids: { direct: anvil.pid, nginx: ngEvm.workerPid, gateway: gw.pid } };
     const node = { urls: { direct: devnet.url, nginx: ngNode.url, gateway: gw.url }, pids: { direct: devnet.pid, nginx: ngNode.workerPid, gateway: gw.pid } };
+    // The pass-through cases also go through the bare Node.js proxy (listed before the gateway).
+    const before = (map, value) => {
+      const { gateway, ...rest } = map;
+      return { ...rest, bare: value, gateway };
+    };
+    const withBare = (routes, bare) => ({ urls: before(routes.urls, bare.url), pids: before(routes.pids, bare.pid) });
     const freshAddress = (n) => `0xb0${n.toString(16).padStart(38, '0')}`;
     const freshKey = (n) => Buffer.from(`bench-key-${n}`).toString('hex');
     const cases = [
-      { name: '(a) eth_getBalance, fresh address', kind: 'pass-through', ...evm, bodyAt: (n) => rpcBody('eth_getBalance', [freshAddress(n), 'latest']) },
+      { name: '(a) eth_getBalance, fresh address', kind: 'pass-through', ...withBare(evm, bareEvm), bodyAt: (n) => rpcBody('eth_getBalance', [freshAddress(n), 'latest']) },
       { name: '(b) eth_getBlockByNumber(0x1, true)', kind: 'cached', ...evm, bodyAt: () => rpcBody('eth_getBlockByNumber', ['0x1', true]) },
       { name: '(c) node block, height 2', kind: 'cached', ...node, bodyAt: () => rpcBody('block', { height: '2' }) },
-      { name: '(c) node abci_query, fresh key', kind: 'pass-through', ...node, bodyAt: (n) => rpcBody('abci_query', { path: '/key', data: freshKey(n), prove: false }) },
+      { name: '(c) node abci_query, fresh key', kind: 'pass-through', ...withBare(node, bareNode), bodyAt: (n) => rpcBody('abci_query', { path: '/key', data: freshKey(n), prove: false }) },
     ];
 
     const rows = [];
     const ratios = [];
     for (const c of cases) {
       await check(c);
-      const runs = { direct: [], nginx: [], gateway: [] };
+      const runs = Object.fromEntries(Object.keys(c.urls).map((via) => [via, []]));
       for (let round = 0; round < ROUNDS; round++) {
         for (const [via, url] of Object.entries(c.urls)) {
           // The warm-up also fills the gateway's cache for the cached cases.
@@ -126,7 +147,7 @@ async function main() {
       const got = {};
       for (const via of Object.keys(c.urls)) {
         const r = (got[via] = medianRun(runs[via]));
-        rows.push({ case: c.name, via, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'CPU µs/req': r.cpu.toFixed(1) });
+        rows.push({ case: c.name, via: via === 'bare' ? 'bare Node proxy' : via, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'CPU µs/req': r.cpu.toFixed(1) });
       }
       const t = TARGETS[c.kind];
       const vsNginx = got.gateway.rps / got.nginx.rps;
@@ -138,11 +159,14 @@ async function main() {
         'gw/direct': (got.gateway.rps / got.direct.rps).toFixed(2),
         'gw p50 − nginx p50 ms': (got.gateway.p50 - got.nginx.p50).toFixed(2),
         'gw CPU µs/req': got.gateway.cpu.toFixed(1),
+        'bare/nginx': got.bare ? (got.bare.rps / got.nginx.rps).toFixed(2) : '',
+        'bare CPU µs/req': got.bare ? got.bare.cpu.toFixed(1) : '',
+        'gw/bare': got.bare ? (got.gateway.rps / got.bare.rps).toFixed(2) : '',
         target: `gw/nginx ≥ ${t.vsNginx}${t.cpu === undefined ? '' : `, CPU ≤ ${t.cpu} µs`}`,
         met: met ? 'yes' : 'NO',
       });
     }
-    console.log('CPU µs/req: of the gateway process, of nginx\'s worker, or (direct) of the upstream itself\n');
+    console.log('CPU µs/req: of the gateway process, of nginx\'s worker, of the bare Node.js proxy, or (direct) of the upstream itself\n');
     table(rows);
     console.log('');
     table(ratios);
