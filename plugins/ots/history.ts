@@ -1,0 +1,71 @@
+/**
+ * An address's history, from the backend's address index:
+ *
+ * - ots_searchTransactionsBefore / ots_searchTransactionsAfter(address, blockNumber, pageSize): the
+ *   mined transactions the address took part in (sender, recipient, created contract, or inside an
+ *   internal call) in blocks before / after `blockNumber` (0: from the latest block / from the first),
+ *   as `{txs, receipts, firstPage, lastPage}`: the transactions latest first, each receipt with its
+ *   block's `timestamp` (a number). A page has at least `pageSize` transactions when there are that
+ *   many, and every other one of the last block reached; `pageSize` may not exceed `max_page_size`.
+ * - ots_getTransactionBySenderAndNonce(sender, nonce): the mined transaction's hash, or null;
+ * - ots_getContractCreator(address): `{hash, creator}` of the contract's creation, or null for an
+ *   address without code.
+ *
+ * Searches and creators can change as blocks are added: they are kept for at most one block.
+ */
+import { ApplicationError, defineMethod, evmCodecs, FOUND, LATEST, param, type AnyMethod, type EvmBackend, type JsonObject } from 'rpc-gateway/plugin-api';
+import { sorted } from './blocks';
+import { uint16, uint64 } from './params';
+
+export function historyMethods(evm: EvmBackend, maxPageSize: number): AnyMethod[] {
+  const read = { group: 'ots', idempotent: true, forward: true } as const;
+  const searchParams = [param('address', evmCodecs.address), param('blockNumber', uint64), param('pageSize', uint16)] as const;
+  const search = (direction: 'before' | 'after') => async (a: { readonly address: string; readonly blockNumber: number; readonly pageSize: number }) => {
+    if (a.pageSize > maxPageSize) throw new ApplicationError(`max allowed page size: ${maxPageSize}`);
+    const page = await evm.searchAddressTransactions(a.address, BigInt(a.blockNumber), direction, a.pageSize);
+    return withReceipts(evm, page.hashes, page.firstPage, page.lastPage);
+  };
+  return [
+    defineMethod({ ...read, name: 'ots_searchTransactionsBefore', params: searchParams, cache: () => LATEST, handler: search('before') }),
+    defineMethod({ ...read, name: 'ots_searchTransactionsAfter', params: searchParams, cache: () => LATEST, handler: search('after') }),
+    defineMethod({
+      ...read,
+      name: 'ots_getTransactionBySenderAndNonce',
+      params: [param('sender', evmCodecs.address), param('nonce', uint64)],
+      cache: () => FOUND,
+      handler: (a) => evm.transactionBySenderAndNonce(a.sender, BigInt(a.nonce)),
+    }),
+    defineMethod({
+      ...read,
+      name: 'ots_getContractCreator',
+      params: [param('address', evmCodecs.address)],
+      cache: () => LATEST,
+      handler: async (a) => {
+        const found = await evm.contractCreator(a.address);
+        return found === null ? null : { hash: found.hash, creator: found.creator };
+      },
+    }),
+  ];
+}
+
+/** Each transaction with its receipt, the receipt carrying its block's timestamp as erigon adds it. */
+async function withReceipts(evm: EvmBackend, hashes: readonly string[], firstPage: boolean, lastPage: boolean): Promise<JsonObject> {
+  const timestamps = new Map<string, Promise<number>>();
+  const timestampOf = (blockNumber: string): Promise<number> => {
+    let found = timestamps.get(blockNumber);
+    if (found === undefined) {
+      found = evm.getBlockByNumber({ kind: 'number', number: BigInt(blockNumber) }, false).then((b) => Number(b?.timestamp ?? 0));
+      timestamps.set(blockNumber, found);
+    }
+    return found;
+  };
+  const found = await Promise.all(
+    hashes.map(async (hash) => {
+      const [tx, receipt] = await Promise.all([evm.getTransactionByHash(hash), evm.getTransactionReceipt(hash)]);
+      if (tx === null || receipt === null) return undefined;
+      return { tx, receipt: sorted({ ...receipt, timestamp: await timestampOf(String(receipt.blockNumber)) }) };
+    }),
+  );
+  const mined = found.filter((f): f is { tx: JsonObject; receipt: JsonObject } => f !== undefined);
+  return { txs: mined.map((m) => m.tx), receipts: mined.map((m) => m.receipt), firstPage, lastPage };
+}

@@ -1,0 +1,78 @@
+/**
+ * Otterscan's namespace (`ots_*`, API level 8), so the Otterscan block explorer works against the
+ * gateway: served when `[json-rpc] api` lists `ots`. The shapes are those of erigon, the reference
+ * implementation (see docs/ots.md for what differs). Otterscan also needs one method of erigon's own
+ * namespace, erigon_getHeaderByNumber (served when `[json-rpc] api` lists `erigon`).
+ *
+ * On the embedded devnet the handlers answer from the backend: blocks and receipts, the callTracer,
+ * and the devnet's address index (an address's transactions, senders' nonces, contracts' creators).
+ * In upstream mode every method is forwarded as the client sent it, to upstreams that serve ots_*;
+ * a pool without them answers their own "method not available".
+ *
+ * Config, `[plugins.ots]`: `max_page_size` (default 25, erigon's): the largest page the two searches
+ * take.
+ */
+import {
+  defineMethod,
+  definePlugin,
+  heightAt,
+  cacheAt,
+  evmCodecs,
+  LATEST,
+  param,
+  PLUGIN_API_VERSION,
+  type AnyMethod,
+  type PluginConfig,
+} from 'rpc-gateway/plugin-api';
+import { blockMethods } from './blocks';
+import { erigonMethods } from './erigon';
+import { historyMethods } from './history';
+import { blockNumberOrHash } from './params';
+import { traceMethods } from './traces';
+
+/** Erigon's API level of this set of methods. */
+export const API_LEVEL = 8;
+
+export interface OtsConfig {
+  readonly max_page_size: number;
+}
+
+const config: PluginConfig<OtsConfig> = {
+  defaults: { max_page_size: 25 },
+  validate(table) {
+    for (const key of Object.keys(table)) if (key !== 'max_page_size') throw new Error(`${key}: expected no such key (ots takes max_page_size)`);
+    const size = table.max_page_size;
+    if (typeof size !== 'number' || !Number.isInteger(size) || size < 1 || size > 65535) {
+      throw new Error(`max_page_size = ${JSON.stringify(size)}: expected a whole number from 1 to 65535`);
+    }
+    return { max_page_size: size };
+  },
+};
+
+export default definePlugin<OtsConfig>({
+  name: 'ots',
+  version: '1.0.0',
+  apiVersion: PLUGIN_API_VERSION,
+  interface: 'evm',
+  namespaces: ['ots', 'erigon'],
+  config,
+  methods(ctx): readonly AnyMethod[] {
+    const evm = ctx.evm;
+    const read = { group: 'ots', idempotent: true, forward: true } as const;
+    return [
+      defineMethod({ ...read, name: 'ots_getApiLevel', params: [], cache: () => LATEST, handler: () => API_LEVEL }),
+      defineMethod({
+        ...read,
+        name: 'ots_hasCode',
+        params: [param('address', evmCodecs.address), param('block', blockNumberOrHash)],
+        cache: (a) => cacheAt(a.block),
+        height: (a) => heightAt(a.block),
+        handler: async (a) => (await evm.getCode(a.address, a.block)) !== '0x',
+      }),
+      ...blockMethods(evm),
+      ...traceMethods(evm),
+      ...historyMethods(evm, ctx.config.max_page_size),
+      ...erigonMethods(evm),
+    ];
+  },
+});
