@@ -16,7 +16,9 @@ interface TransportMeter {
 
 /**
  * The gateway's one prom-client registry and every metric family on it (see metric-families.ts), each
- * name prefixed with `[instrumentation] namespace` and `_`. Any module injects it to feed its own
+ * of the gateway's own names prefixed with `[instrumentation] namespace` and `_`; prom-client's
+ * standard process and Node.js runtime families (`process_cpu_seconds_total`, `nodejs_heap_size_used_bytes`,
+ * …) keep their standard names, which the usual dashboards query. Any module injects it to feed its own
  * families (`families.queue…`). With `[instrumentation] prometheus = false` nothing is served and the
  * request path is left uninstrumented: meters and observers handed out are no-ops.
  */
@@ -36,7 +38,7 @@ export class MetricsService {
     this.prefix = prefix;
     this.families = declareFamilies(this.registry, prefix);
     this.enabled = config.instrumentation.prometheus;
-    if (this.enabled) collectDefaultMetrics({ register: this.registry, prefix });
+    if (this.enabled) collectDefaultMetrics({ register: this.registry });
   }
 
   /**

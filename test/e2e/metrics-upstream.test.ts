@@ -91,11 +91,11 @@ describe('upstream metrics over a known sequence of calls', () => {
     m = await scrape();
   });
 
-  it('prefixes every family with the namespace', () => {
+  it("prefixes every family of the gateway's own with the namespace; process and Node.js families keep their standard names", () => {
     const names = [...m.types.keys()];
     expect(names.length).toBeGreaterThan(40);
-    for (const name of names) expect(name.startsWith(`${NS}_`)).toBe(true);
-    expect(names).toEqual(expect.arrayContaining([`${NS}_upstream_up`, `${NS}_requests_total`, `${NS}_process_cpu_user_seconds_total`]));
+    for (const name of names) expect(name).toMatch(new RegExp(`^(${NS}_|process_|nodejs_)`));
+    expect(names).toEqual(expect.arrayContaining([`${NS}_upstream_up`, `${NS}_requests_total`, 'process_cpu_user_seconds_total', 'nodejs_eventloop_lag_seconds']));
   });
 
   it('reports health, heights and lag per upstream', () => {

@@ -264,12 +264,18 @@ describe('metrics over a known sequence of calls', () => {
     expect(m.value('rpcgw_queue_job_duration_seconds_count')).toBe(0);
   });
 
-  it("Node's process metrics, under the same prefix; every name follows the conventions", () => {
-    expect(m.value('rpcgw_process_cpu_user_seconds_total')).toBeGreaterThan(0);
-    expect(m.value('rpcgw_process_resident_memory_bytes')).toBeGreaterThan(0);
-    expect(m.types.get('rpcgw_nodejs_eventloop_lag_seconds')).toBe('gauge');
+  it("the standard process and Node.js families under their standard names; every other name has the prefix", () => {
+    expect(m.value('process_cpu_seconds_total')).toBeGreaterThan(0);
+    expect(m.value('process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(m.value('process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect(m.value('process_start_time_seconds')).toBeGreaterThan(0);
+    expect(m.types.get('nodejs_eventloop_lag_seconds')).toBe('gauge');
+    expect(m.types.get('nodejs_eventloop_lag_p99_seconds')).toBe('gauge');
+    expect(m.value('nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+    expect(m.types.get('nodejs_gc_duration_seconds')).toBe('histogram');
+    expect([...m.types.keys()].filter((name) => /^rpcgw_(process|nodejs)_/.test(name))).toEqual([]);
     for (const [name, type] of m.types) {
-      expect(name.startsWith('rpcgw_')).toBe(true);
+      expect(name).toMatch(/^(rpcgw_|process_|nodejs_)/);
       if (type === 'counter') expect(name).toMatch(/_total$/);
     }
   });

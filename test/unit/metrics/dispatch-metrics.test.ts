@@ -160,14 +160,14 @@ describe('MetricsService on an engine', () => {
     expect(m.value('rpcgw_open_connections', { interface: 'node', protocol: 'http' })).toBe(3);
   });
 
-  it('every name has the prefix and Prometheus conventions hold', async () => {
+  it('every name has the prefix (process and Node.js families their standard names) and Prometheus conventions hold', async () => {
     const m = await scrape();
     for (const [name, type] of m.types) {
-      expect(name.startsWith('rpcgw_')).toBe(true);
+      expect(name).toMatch(/^(rpcgw_|process_|nodejs_)/);
       if (type === 'counter') expect(name.endsWith('_total')).toBe(true);
     }
     expect(m.types.get('rpcgw_request_duration_seconds')).toBe('histogram');
-    expect(m.types.get('rpcgw_process_cpu_user_seconds_total')).toBe('counter');
+    expect(m.types.get('process_cpu_user_seconds_total')).toBe('counter');
     for (const family of ['rpcgw_upstream_up', 'rpcgw_upstream_lag_blocks', 'rpcgw_upstream_breaker_state', 'rpcgw_cache_hits_total', 'rpcgw_queue_jobs_total']) {
       expect(m.types.has(family)).toBe(true);
     }
@@ -187,7 +187,7 @@ describe('MetricsService with prometheus = false', () => {
     expect(m.series('rpcgw_requests_total')).toEqual([]);
     expect(m.series('rpcgw_request_bytes_total')).toEqual([]);
     expect(m.series('rpcgw_refusals_total')).toEqual([]);
-    expect(m.types.has('rpcgw_process_cpu_user_seconds_total')).toBe(false);
+    expect(m.types.has('process_cpu_user_seconds_total')).toBe(false);
   });
 
   it('meters without a MetricsService at all are no-ops', async () => {

@@ -53,7 +53,7 @@ describe('MetricsServer', () => {
     expect(metrics.status).toBe(200);
     expect(metrics.type).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(metrics.body).toContain('# TYPE rpcgw_requests_total counter');
-    expect(metrics.body).toContain('rpcgw_process_cpu_user_seconds_total');
+    expect(metrics.body).toContain('# TYPE process_cpu_user_seconds_total counter');
 
     expect(await fetchOnce(`${url}/livez`)).toMatchObject({ status: 200, body: 'ok\n' });
     expect(await fetchOnce(`${url}/readyz`)).toMatchObject({ status: 200, type: 'application/json' });
