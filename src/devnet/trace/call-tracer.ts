@@ -61,18 +61,7 @@ export class CallTracer implements TxTracer {
 
   attach(vm: VM): () => void {
     const events = vm.evm.events!;
-    // Asynchronous only for a SELFDESTRUCT, whose value is the balance the state holds at that step.
-    const onStep = (step: InterpreterStep, resolve?: () => void): void => {
-      if (step.opcode.name !== 'SELFDESTRUCT') {
-        this.onStep(step);
-        resolve?.();
-        return;
-      }
-      this.selfDestruct(step).then(
-        () => resolve?.(),
-        () => resolve?.(),
-      );
-    };
+    const onStep = (step: InterpreterStep): void => this.onStep(step);
     const onEnter = (message: Message): void => this.enter(message);
     const onExit = (result: EVMResult): void => this.exit(result);
     events.on('step', onStep);
@@ -97,20 +86,23 @@ export class CallTracer implements TxTracer {
   private onStep(step: InterpreterStep): void {
     const op = step.opcode.name;
     if (CALL_OPS.has(op)) this.openers[step.depth] = op;
+    else if (op === 'SELFDESTRUCT') this.selfDestruct(step);
     else if (this.withLog && op.startsWith('LOG')) this.log(step);
   }
 
-  /** go-ethereum's SELFDESTRUCT frame: from the contract to the beneficiary, with the contract's balance. */
-  private async selfDestruct(step: InterpreterStep): Promise<void> {
+  /**
+   * go-ethereum's SELFDESTRUCT frame: from the contract to the beneficiary, with the contract's balance
+   * (the step's account is the VM's current view of it, the one SELFBALANCE reads).
+   */
+  private selfDestruct(step: InterpreterStep): void {
     const parent = this.stack[this.stack.length - 1];
     const beneficiary = step.stack[step.stack.length - 1];
     if (parent === undefined || this.onlyTopCall || beneficiary === undefined) return;
-    const balance = (await step.stateManager.getAccount(step.address))?.balance ?? 0n;
     parent.calls.push({
       type: 'SELFDESTRUCT',
       from: step.address.bytes,
       to: setLengthLeft(bigIntToBytes(beneficiary & ADDRESS_MASK), 20),
-      value: balance,
+      value: step.account.balance,
       gas: 0n,
       gasUsed: 0n,
       input: new Uint8Array(0),
