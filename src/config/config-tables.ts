@@ -270,7 +270,7 @@ export const CONFIG_TABLES = {
     file: 'gateway.toml',
     title: 'Plugins',
     schema: PluginsConfigSchema,
-    defaults: { load: [], node_api: [] },
+    defaults: { load: ['plugins/gateway', 'plugins/ots', 'plugins/cosmos'], node_api: ['cosmos'] },
     keys: {
       load: {
         kind: 'list',
