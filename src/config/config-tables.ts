@@ -285,12 +285,17 @@ export const CONFIG_TABLES = {
     file: 'gateway.toml',
     title: 'Logging',
     schema: LogConfigSchema,
-    defaults: { level: 'info' },
+    defaults: { level: 'info', format: 'auto' },
     keys: {
       level: {
         kind: 'string',
         flag: '<level>',
         doc: 'Log level: fatal, error, warn, info, debug, trace or silent.',
+      },
+      format: {
+        kind: 'string',
+        flag: '<format>',
+        doc: 'Log format: plain (readable lines, after a start-up banner), json (one JSON object a line) or auto (plain when stdout is a terminal, else json).',
       },
     },
   }),

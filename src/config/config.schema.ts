@@ -42,6 +42,8 @@ export const LOG_LEVELS: readonly GatewayOwnConfig['log']['level'][] = [
   'silent',
 ];
 
+export const LOG_FORMATS: readonly GatewayOwnConfig['log']['format'][] = ['auto', 'plain', 'json'];
+
 export class RpcConfigSchema implements RpcConfig {
   @IsListenAddressList() laddr!: string;
   @IsTextList() cors_allowed_origins!: string[];
@@ -131,4 +133,5 @@ export class PluginsConfigSchema implements Omit<Gateway<'plugins'>, 'tables'> {
 
 export class LogConfigSchema implements Gateway<'log'> {
   @IsOneOf(LOG_LEVELS) level!: GatewayOwnConfig['log']['level'];
+  @IsOneOf(LOG_FORMATS) format!: GatewayOwnConfig['log']['format'];
 }

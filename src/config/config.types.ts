@@ -107,7 +107,11 @@ export interface GatewayOwnConfig {
     /** `[plugins.<name>]`: each plugin's own table, as written (the plugin validates it). */
     tables: Record<string, Record<string, unknown>>;
   };
-  log: { level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  log: {
+    level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+    /** `plain`: readable lines (and the start-up banner); `json`: one JSON object a line; `auto`: plain on a terminal. */
+    format: 'auto' | 'plain' | 'json';
+  };
   /** `[upstream]` with its `[[upstream.node]]` and `[[upstream.evm]]` lists. */
   upstream: UpstreamConfig;
 }

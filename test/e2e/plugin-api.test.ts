@@ -107,6 +107,21 @@ describe('its config table', () => {
   });
 });
 
+describe('a plugin installed as an npm package', () => {
+  it('loads by its package name from the home dir', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'rpcgw-plugin-pkg-'));
+    mkdirSync(join(home, 'node_modules'));
+    symlinkSync(hello, join(home, 'node_modules/rpc-gateway-plugin-hello'), 'dir');
+    const gw = await startTestGateway({ ...EVM, 'json-rpc.api': 'hello', 'plugins.load': 'rpc-gateway-plugin-hello' }, home);
+    try {
+      expect((await rpc(gw.evmHttpUrl!, 'hello_greet', ['npm'])).result).toBe('hello, npm');
+    } finally {
+      await gw.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('in upstream mode', () => {
   let upstream: TestGateway;
   let gw: TestGateway;
