@@ -288,7 +288,7 @@ async function main() {
       'config/gateway.toml': gatewayToml,
     });
     stops.push(gw.stop);
-    const heap = async () => sample(await scrape(gwMetrics), 'rpcgw_nodejs_heap_size_used_bytes');
+    const heap = async () => sample(await scrape(gwMetrics), 'nodejs_heap_size_used_bytes');
     await sleep(1000);
     const heapBefore = await heap();
     const gateway = await measure('gateway (upstream mode)', gw.url.replace(/^http/, 'ws') + '/websocket', gw.pid, async () => ({

@@ -1,16 +1,24 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
+import { performance } from 'node:perf_hooks';
 import { Logger } from '@nestjs/common';
 import { CommanderError } from 'commander';
-import { startGateway } from './bootstrap';
-import { parseCli } from './config/cli';
+import { startGateway, type RunningGateway } from './bootstrap';
+import { parseCli, VERSION } from './config/cli';
 import { ConfigError } from './config/config-error';
+import type { AppConfig } from './config/config.types';
 import { loadConfig } from './config/load-config';
+import { EventBus } from './events';
+import { followBlocks } from './logging/block-lines';
+import { createPlainDestination, resolveLogOutput, type LogOutput } from './logging/plain-output';
+import { renderBanner, summarizeGateway } from './logging/startup-banner';
 import { loadPlugins, pluginNamespaces } from './plugins/loader';
 import { formatPluginListing, listPlugins } from './plugins/plugin-listing';
 
 /**
  * `rpc-gateway start --home DIR [flags]`: load the configuration, start the gateway, stop on signals.
+ * On a terminal (`[log] format = "auto"`, or `plain`) it prints a banner once ready, a line per devnet
+ * block and readable log lines; elsewhere (or with `json`) every line is a JSON log object.
  * `rpc-gateway plugins --home DIR`: list the plugins the configuration loads.
  */
 async function main(): Promise<void> {
@@ -20,11 +28,10 @@ async function main(): Promise<void> {
     process.stdout.write(formatPluginListing(listPlugins(loadPlugins(config.gateway.plugins, config.home), config)));
     return;
   }
-  const gateway = await startGateway(config);
+  const output = resolveLogOutput(config.gateway.log.format, process.stdout, process.env);
+  const gateway = await startGateway(config, output.plain ? { logDestination: createPlainDestination({ color: output.color }) } : {});
   const logger = new Logger('Gateway');
-  logger.log(`node RPC listening on ${gateway.nodeRpcUrls.join(', ')} (home ${config.home})`);
-  if (gateway.evmHttpUrl) logger.log(`EVM JSON-RPC listening on ${gateway.evmHttpUrl} and ${gateway.evmWsUrl}`);
-  if (gateway.metricsUrl) logger.log(`metrics, /livez and /readyz on ${gateway.metricsUrl}`);
+  const stopBlockLines = await announce(gateway, config, output, logger);
   let stopping = false;
   // SIGTERM/SIGINT: not ready at once, stop accepting, drain calls in flight, close. A second signal exits now.
   const stop = async (signal: string) => {
@@ -33,12 +40,43 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     stopping = true;
+    stopBlockLines?.();
     logger.log(`${signal}: draining and shutting down`);
     await gateway.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/**
+ * Says the gateway is ready: the banner and then a line per devnet block (plain output; returns what
+ * stops those lines), or JSON lines naming the listeners, the version and the chain ids.
+ */
+async function announce(gateway: RunningGateway, config: AppConfig, output: LogOutput, logger: Logger): Promise<(() => void) | undefined> {
+  if (output.plain) {
+    const summary = await summarizeGateway(gateway, config, VERSION, { devAccounts: true });
+    process.stdout.write(renderBanner(summary, { color: output.color, readyMs: performance.now() }));
+    if (config.gateway.backend.kind !== 'embedded') return undefined;
+    const blocks = new Logger('Blocks');
+    return followBlocks(gateway.app.get(EventBus), (line) => blocks.log(line));
+  }
+  logger.log(`node RPC listening on ${gateway.nodeRpcUrls.join(', ')} (home ${config.home})`);
+  if (gateway.evmHttpUrl) logger.log(`EVM JSON-RPC listening on ${gateway.evmHttpUrl} and ${gateway.evmWsUrl}`);
+  const summary = await summarizeGateway(gateway, config, VERSION, { devAccounts: false });
+  logger.log({
+    msg: `rpc-gateway ${VERSION} ready`,
+    version: VERSION,
+    backend: summary.backend,
+    chain_id: summary.chainId,
+    evm_chain_id: summary.evmChainId?.toString(),
+    node_rpc: summary.nodeRpcUrls,
+    evm_http: summary.evmHttpUrl,
+    evm_ws: summary.evmWsUrl,
+    metrics: summary.metricsUrl,
+    home: summary.home,
+  });
+  return undefined;
 }
 
 main().catch((err: unknown) => {

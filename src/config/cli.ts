@@ -1,7 +1,8 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option, type OutputConfiguration } from 'commander';
-import { TABLE_NAMES, tableSpec } from './config-tables';
+import { TABLE_NAMES, tableSpec, type KeySpec, type TableName } from './config-tables';
+import { formatDuration } from './duration';
 
 export interface CliInvocation {
   /** `start` the gateway, or list the `plugins` its configuration loads. */
@@ -13,6 +14,26 @@ export interface CliInvocation {
 }
 
 const DEFAULT_HOME = '~/.rpc-gateway';
+
+/** The gateway's version, from package.json (`../../package.json` from src/config and from dist/config). */
+export const VERSION: string = (require('../../package.json') as { version: string }).version;
+
+/**
+ * The heading each table's flags are listed under in `start --help`, in this order; a table not named
+ * here comes after them, under its own title.
+ */
+const HELP_GROUPS: Partial<Record<TableName, string>> = {
+  rpc: 'Node RPC (CometBFT [rpc], config.toml):',
+  'json-rpc': 'EVM JSON-RPC ([json-rpc], app.toml):',
+  backend: 'Backend: the embedded devnet or upstream nodes ([backend], gateway.toml):',
+  devnet: 'Embedded devnet ([devnet], gateway.toml):',
+  cache: 'Response cache of upstream mode ([cache], gateway.toml):',
+  queue: 'Broadcast queue ([queue], gateway.toml):',
+  plugins: 'Plugins ([plugins], gateway.toml):',
+  instrumentation: 'Metrics and probes ([instrumentation], config.toml):',
+  log: 'Logging ([log], gateway.toml):',
+};
+const GENERAL_GROUP = 'General:';
 
 /**
  * Parses the command line (`process.argv`: node, script, then the arguments). Help, a usage error or
@@ -26,6 +47,7 @@ export function parseCli(
 ): CliInvocation {
   const program = new Command('rpc-gateway')
     .description('Gateway for the CometBFT node RPC and the EVM JSON-RPC, over an embedded devnet or upstream nodes.')
+    .version(VERSION, '-v, --version', 'Print the version and exit.')
     .exitOverride()
     .showHelpAfterError('(add --help for the commands and flags)');
   if (output) program.configureOutput(output);
@@ -34,24 +56,36 @@ export function parseCli(
   const start = program
     .command('start')
     .description('Start the gateway with the configuration under the home directory.')
-    .option('--home <dir>', `Home directory holding config/ (default: ${DEFAULT_HOME}, or $RPCGW_HOME).`);
+    .addOption(new Option('--home <dir>', `Home directory holding config/ (default: ${DEFAULT_HOME}, or $RPCGW_HOME).`).helpGroup(GENERAL_GROUP))
+    .addOption(
+      new Option('--set <table.key=value>', 'Set any key of config.toml, app.toml or gateway.toml; repeatable.')
+        .argParser(collectSetting)
+        .helpGroup(GENERAL_GROUP),
+    )
+    .addHelpOption(new Option('-h, --help', 'Show this help.').helpGroup(GENERAL_GROUP));
 
   const namedFlags = new Map<string, string>();
-  for (const table of TABLE_NAMES) {
-    for (const [key, spec] of Object.entries(tableSpec(table).keys)) {
-      if (!spec.flag) continue;
-      const option = new Option(`--${table}.${key} ${spec.flag}`, spec.doc);
-      start.addOption(option);
+  const order = Object.keys(HELP_GROUPS);
+  const rank = (table: string) => (order.includes(table) ? order.indexOf(table) : order.length);
+  for (const table of [...TABLE_NAMES].sort((a, b) => rank(a) - rank(b))) {
+    const spec = tableSpec(table);
+    const group = HELP_GROUPS[table] ?? `${spec.title} ([${table}], ${spec.file}):`;
+    for (const [key, keySpec] of Object.entries(spec.keys)) {
+      if (!keySpec.flag) continue;
+      const option = new Option(`--${table}.${key} ${keySpec.flag}`, `${keySpec.doc} (default: ${helpDefault(keySpec, spec.defaults[key])})`);
+      start.addOption(option.helpGroup(group));
       namedFlags.set(option.attributeName(), `${table}.${key}`);
     }
   }
 
   start
-    .option('--set <table.key=value>', 'Set any key of config.toml, app.toml or gateway.toml; repeatable.', collectSetting)
     .addHelpText(
       'after',
-      '\nEvery key can also be set by the environment variable RPCGW_<TABLE>_<KEY> (e.g. RPCGW_RPC_LADDR).\n' +
-        'Precedence: config files < environment < flags. Keys and defaults: docs/configuration.md.',
+      '\nUpstream mode (--backend.kind upstream) serves from the pools listed in gateway.toml as [[upstream.node]]\n' +
+        '(CometBFT RPC URLs) and [[upstream.evm]] (EVM HTTP/WS URLs); see docs/upstream.md.\n' +
+        'Every key can also be set by the environment variable RPCGW_<TABLE>_<KEY> (e.g. RPCGW_RPC_LADDR).\n' +
+        'Precedence: config files < environment < flags. The defaults shown are the built-in ones, which a\n' +
+        "home's config files may change. Every key: docs/configuration.md.",
     )
     .action((options: Record<string, unknown>) => {
       const flags: Record<string, string> = { ...(options.set as Record<string, string> | undefined) };
@@ -73,6 +107,14 @@ export function parseCli(
 
   program.parse(argv, { from: 'node' });
   return invocation ?? program.help({ error: true });
+}
+
+/** A key's built-in default as it would be typed after its flag. */
+function helpDefault(spec: KeySpec, value: unknown): string {
+  if (spec.kind === 'duration' && typeof value === 'number') return formatDuration(value);
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(',');
+  if (value === '') return 'none';
+  return String(value);
 }
 
 function collectSetting(text: string, previous: Record<string, string> = {}): Record<string, string> {

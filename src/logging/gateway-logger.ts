@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { pino, stdTimeFunctions, type DestinationStream, type Level, type LevelWithSilent, type Logger } from 'pino';
+import { pino, stdTimeFunctions, type DestinationStream, type Level, type LevelWithSilent, type LogFn, type Logger } from 'pino';
 
 export type LogLevel = LevelWithSilent;
 
@@ -14,8 +14,31 @@ export const REDACTED_PATHS = [
 ];
 
 /**
+ * Nest's own contexts, whose info lines are framework chatter ("Starting Nest application...",
+ * "XModule dependencies initialized"): they are logged at debug instead. Their warnings and errors
+ * keep their level.
+ */
+export const FRAMEWORK_CONTEXTS: ReadonlySet<string> = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'NestApplication',
+  'NestApplicationContext',
+  'RoutesResolver',
+  'RouterExplorer',
+]);
+
+const INFO = 30;
+
+function isFrameworkChatter(first: unknown): boolean {
+  if (typeof first !== 'object' || first === null) return false;
+  const context = (first as { context?: unknown }).context;
+  return typeof context === 'string' && FRAMEWORK_CONTEXTS.has(context);
+}
+
+/**
  * The process's one pino logger: JSON lines with an ISO time and the level's name. Nest logs through
- * it (nestjs-pino), and so does the RequestLog.
+ * it (nestjs-pino), and so does the RequestLog. The destination decides how a line looks: stdout as
+ * JSON by default, or a plain-text destination (plain-output.ts) on a terminal.
  */
 export function createGatewayLogger(level: LogLevel, destination?: DestinationStream): Logger {
   const options = {
@@ -24,6 +47,15 @@ export function createGatewayLogger(level: LogLevel, destination?: DestinationSt
     formatters: { level: (label: string) => ({ level: label as Level }) },
     base: { pid: process.pid, name: 'rpc-gateway' },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    hooks: {
+      logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn, levelValue: number): void {
+        if (levelValue === INFO && isFrameworkChatter(args[0])) {
+          (this.debug as (...a: unknown[]) => void).apply(this, args);
+          return;
+        }
+        (method as (...a: unknown[]) => void).apply(this, args);
+      },
+    },
   };
   return destination ? pino(options, destination) : pino(options);
 }

@@ -4,6 +4,8 @@ import { CommanderError } from 'commander';
 import { parseCli } from '../../../src/config/cli';
 import { CONFIG_TABLES } from '../../../src/config/config-tables';
 
+const VERSION: string = (require('../../../package.json') as { version: string }).version;
+
 function run(args: string[], env: Record<string, string> = {}) {
   const out: string[] = [];
   const err: string[] = [];
@@ -42,6 +44,7 @@ describe('rpc-gateway start', () => {
       '--devnet.follow', 'http://10.0.0.1:26657',
       '--backend.kind', 'embedded',
       '--log.level', 'debug',
+      '--log.format', 'json',
       '--instrumentation.prometheus', 'true',
     ]);
     expect(invocation?.flags).toEqual({
@@ -56,6 +59,7 @@ describe('rpc-gateway start', () => {
       'devnet.follow': 'http://10.0.0.1:26657',
       'backend.kind': 'embedded',
       'log.level': 'debug',
+      'log.format': 'json',
       'instrumentation.prometheus': 'true',
     });
   });
@@ -122,6 +126,7 @@ describe('--help', () => {
       '--devnet.follow <url>',
       '--backend.kind <kind>',
       '--log.level <level>',
+      '--log.format <format>',
       '--instrumentation.prometheus [true|false]',
       '--set <table.key=value>',
     ];
@@ -130,9 +135,54 @@ describe('--help', () => {
     expect(out).toContain('RPCGW_<TABLE>_<KEY>');
   });
 
+  it('groups the flags by topic, each with its built-in default', () => {
+    const { out } = run(['start', '--help']);
+    const headings = [...out.matchAll(/^(\S[^\n]*):$/gm)].map((m) => m[1]);
+    expect(headings).toEqual([
+      'General',
+      'Node RPC (CometBFT [rpc], config.toml)',
+      'EVM JSON-RPC ([json-rpc], app.toml)',
+      'Backend: the embedded devnet or upstream nodes ([backend], gateway.toml)',
+      'Embedded devnet ([devnet], gateway.toml)',
+      'Metrics and probes ([instrumentation], config.toml)',
+      'Logging ([log], gateway.toml)',
+    ]);
+    /** The block of help text under a heading. */
+    const group = (heading: string) => out.split(`${heading}:\n`)[1].split('\n\n')[0];
+    expect(group('General')).toMatch(/--home <dir>[\s\S]*--set <table\.key=value>[\s\S]*-h, --help/);
+    expect(group('Node RPC (CometBFT [rpc], config.toml)')).toMatch(/--rpc\.laddr <addrs> .*\(default: tcp:\/\/127\.0\.0\.1:26657\)/);
+    expect(group('Node RPC (CometBFT [rpc], config.toml)')).toMatch(/--rpc\.unsafe \[true\|false\] .*\(default: false\)/);
+    expect(group('EVM JSON-RPC ([json-rpc], app.toml)')).toMatch(/--json-rpc\.api <a,b,…> .*\(default: eth,net,web3\)/);
+    expect(group('EVM JSON-RPC ([json-rpc], app.toml)')).toMatch(/--json-rpc\.address <host:port> .*\(default: 127\.0\.0\.1:8545\)/);
+    expect(group('Backend: the embedded devnet or upstream nodes ([backend], gateway.toml)')).toMatch(/--backend\.kind <kind> .*\(default: embedded\)/);
+    expect(group('Embedded devnet ([devnet], gateway.toml)')).toMatch(/--devnet\.block_time <duration> .*\(default: 1s\)/);
+    expect(group('Embedded devnet ([devnet], gateway.toml)')).toMatch(/--devnet\.follow <url> .*\(default: none\)/);
+    expect(group('Metrics and probes ([instrumentation], config.toml)')).toMatch(/--instrumentation\.prometheus \[true\|false\] .*\(default: false\)/);
+    expect(group('Logging ([log], gateway.toml)')).toMatch(/--log\.level <level> .*\(default: info\)/);
+    expect(group('Logging ([log], gateway.toml)')).toMatch(/--log\.format <format> .*\(default: auto\)/);
+    expect(out).toContain('[[upstream.node]]');
+  });
+
   it('lists the start command at the top level', () => {
     const { error, out } = run(['--help']);
     expect(error?.exitCode).toBe(0);
     expect(out).toMatch(/^\s+start \[options\]\s+Start the gateway/m);
+  });
+});
+
+describe('--version', () => {
+  it("prints package.json's version and exits 0", () => {
+    for (const flag of ['--version', '-v']) {
+      const { error, out } = run([flag]);
+      expect(error?.code).toBe('commander.version');
+      expect(error?.exitCode).toBe(0);
+      expect(out).toBe(`${VERSION}\n`);
+    }
+  });
+});
+
+describe('rpc-gateway plugins', () => {
+  it('takes --home and --set', () => {
+    expect(run(['plugins', '--home', '/h', '--set', 'plugins.load=./p']).invocation).toEqual({ command: 'plugins', home: '/h', flags: { 'plugins.load': './p' } });
   });
 });
