@@ -68,8 +68,19 @@ function watch(child: ChildProcess, gatewayPid: () => number): Run {
       return out;
     },
     async stop() {
-      if (child.exitCode === null) process.kill(gatewayPid(), 'SIGTERM');
-      return exited;
+      if (child.exitCode !== null) return child.exitCode;
+      try {
+        process.kill(gatewayPid(), 'SIGTERM');
+      } catch {
+        child.kill('SIGTERM');
+      }
+      // A gateway that does not stop in time is killed, so that a failing test never hangs the run.
+      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(killer);
+      }
     },
   };
 }
