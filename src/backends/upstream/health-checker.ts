@@ -1,10 +1,13 @@
 /**
  * Probes every upstream on an interval (node RPC: `status`; EVM: `eth_blockNumber`/`eth_syncing`/
  * `eth_chainId`, see the pool protocols). An upstream is up when it answers, is not catching up, is on
- * the pool's chain (the network or chain id most upstreams report) and is at most `max_height_lag`
- * blocks behind the highest upstream; otherwise down, with the reason. A healthy upstream that stops
- * answering stays up until `unhealthyThreshold` checks in a row went unanswered, so that one slow
- * probe on a loaded host does not empty the pool (failing requests open its breaker meanwhile).
+ * the pool's chain and is at most `max_height_lag` blocks behind the highest upstream; otherwise down,
+ * with the reason. The pool's chain is the network or chain id most upstreams reported when the pool
+ * first saw one healthy; after that only a reload changes it (see UpstreamPool.reload), so an upstream
+ * that starts answering for another chain is quarantined (`wrong-chain`) rather than followed. A healthy
+ * upstream that stops answering stays up until `unhealthyThreshold` checks in a row went unanswered, so
+ * that one slow probe on a loaded host does not empty the pool (failing requests open its breaker
+ * meanwhile). `assess` probes a given list apart from the rounds (a reload checks its new list with it).
  */
 import type { Probe } from './pool-protocol';
 import type { DownReason, Upstream } from './upstream';
@@ -14,6 +17,22 @@ export interface HealthTransition {
   readonly healthy: boolean;
   readonly reason: DownReason;
   readonly error: string;
+}
+
+/** The chain a pool serves: '' until known; `adopt` is called with the first majority seen. */
+export interface ChainIdentity {
+  readonly current: string;
+  adopt(network: string): void;
+}
+
+/** A chain of its own, for a checker used without a pool. */
+function ownChain(): ChainIdentity {
+  return {
+    current: '',
+    adopt(network: string) {
+      (this as { current: string }).current = network;
+    },
+  };
 }
 
 export class HealthChecker {
@@ -31,6 +50,7 @@ export class HealthChecker {
     private readonly onTransition: (t: HealthTransition) => void,
     private readonly onRound: () => void,
     private readonly probe: (u: Upstream, timeoutMs: number) => Promise<Probe>,
+    private readonly chain: ChainIdentity = ownChain(),
   ) {}
 
   start(): void {
@@ -61,8 +81,33 @@ export class HealthChecker {
 
   private async round(): Promise<void> {
     const upstreams = this.upstreams();
-    const probes = await Promise.all(upstreams.map((u) => this.probe(u, this.timeoutMs)));
-    const network = majority(probes.filter((p) => p.ok).map((p) => p.network));
+    this.apply(upstreams, await this.probeAll(upstreams));
+    this.onRound();
+  }
+
+  /** Probes every upstream of `upstreams` at once; nothing is applied. */
+  probeAll(upstreams: readonly Upstream[]): Promise<Probe[]> {
+    return Promise.all(upstreams.map((u) => this.probe(u, this.timeoutMs)));
+  }
+
+  /** The chain most of `probes` report; on a tie the pool's current chain, if among them. */
+  majorityChain(probes: readonly Probe[]): string {
+    return majority(
+      probes.flatMap((p) => (p.ok ? [p.network] : [])),
+      this.chain.current,
+    );
+  }
+
+  /**
+   * Applies `probes` (of `upstreams`, in order) against the pool's chain — read now, after the probes
+   * answered, so that a round that started before a reload changed the chain judges by the new one.
+   */
+  apply(upstreams: readonly Upstream[], probes: readonly Probe[]): void {
+    if (this.chain.current === '') {
+      const seen = this.majorityChain(probes);
+      if (seen !== '') this.chain.adopt(seen);
+    }
+    const network = this.chain.current;
     let top = 0n;
     for (const p of probes) if (p.ok && !p.catchingUp && p.network === network && p.latest > top) top = p.latest;
     upstreams.forEach((u, i) => {
@@ -83,7 +128,7 @@ export class HealthChecker {
         u.network = p.network;
         if (p.network !== network) {
           reason = 'wrong-chain';
-          error = `network ${p.network}, the pool serves ${network}`;
+          error = `chain ${p.network}, the pool serves ${network}`;
         } else if (p.catchingUp) {
           reason = 'catching-up';
           error = 'catching_up is true';
@@ -93,17 +138,17 @@ export class HealthChecker {
         }
       }
       const healthy = reason === '';
-      const changed = healthy !== u.healthy || reason !== u.downReason;
+      const changed = healthy !== u.healthy || reason !== u.downReason || (reason === 'wrong-chain' && error !== u.lastError);
       u.healthy = healthy;
       u.downReason = reason;
       u.lastError = error;
       if (changed) this.onTransition({ upstream: u, healthy, reason, error });
     });
-    this.onRound();
   }
 }
 
-function majority(values: string[]): string {
+/** The most frequent value; ties go to `prefer` when it is among the most frequent, else to the first seen. */
+function majority(values: string[], prefer = ''): string {
   const counts = new Map<string, number>();
   let best = '';
   let bestCount = 0;
@@ -112,5 +157,6 @@ function majority(values: string[]): string {
     counts.set(v, n);
     if (n > bestCount) [best, bestCount] = [v, n];
   }
+  if (prefer !== '' && counts.get(prefer) === bestCount) return prefer;
   return best;
 }

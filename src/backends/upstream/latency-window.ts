@@ -22,6 +22,15 @@ export class LatencyWindow {
     this.unsorted++;
   }
 
+  /**
+   * A latency known only to be at least `ms` (an attempt cut short by a hedge): taken as a sample when
+   * it is above the median or nothing is known yet; a shorter one would tell nothing.
+   */
+  addLowerBound(ms: number): void {
+    const median = this.quantile(0.5);
+    if (median === undefined || ms > median) this.add(ms);
+  }
+
   get size(): number {
     return this.count;
   }

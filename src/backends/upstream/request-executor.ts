@@ -2,7 +2,10 @@
  * Runs one request over the pool. Idempotent reads: hedged (a second upstream is asked once the first
  * has taken longer than its latency quantile; the first good answer wins and the other is aborted)
  * and retried on other upstreams with exponential backoff and jitter. Writes (broadcasts) go to one
- * upstream at a time and move to another only when the first surely never received them.
+ * upstream at a time and move to another only when the first surely never received them. Every
+ * attempt teaches routing its upstream's latency; one cut short by a hedge (the other upstream answered
+ * first) took at least as long as it ran, which is counted as a lower bound: a slow upstream whose every
+ * attempt is hedged out thereby falls behind the fast one instead of staying "unmeasured".
  */
 import { ApplicationError, RpcError } from '../../rpc/errors';
 import type { Json } from '../../rpc/json';
@@ -22,6 +25,11 @@ export interface UpstreamRequest {
   readonly timeoutMs?: number;
 }
 
+/** An answer and the upstream that gave it (whose chain the pool's cache checks). */
+export interface AnsweredCall extends CallResult {
+  readonly upstream?: Upstream;
+}
+
 export class RequestExecutor {
   /** Told of every request to an upstream as it ends, once the pool is watched. */
   observer: UpstreamRequestObserver | undefined;
@@ -32,11 +40,11 @@ export class RequestExecutor {
     private readonly protocol: PoolProtocol,
   ) {}
 
-  execute(req: UpstreamRequest): Promise<CallResult> {
+  execute(req: UpstreamRequest): Promise<AnsweredCall> {
     return req.idempotent ? this.read(req) : this.write(req);
   }
 
-  private async read(req: UpstreamRequest): Promise<CallResult> {
+  private async read(req: UpstreamRequest): Promise<AnsweredCall> {
     const tried = new Set<Upstream>();
     let lastError: Error | undefined;
     for (let attempt = 0; attempt <= this.settings.retries; attempt++) {
@@ -55,7 +63,7 @@ export class RequestExecutor {
     throw this.final(lastError ?? new Error('no attempt made'));
   }
 
-  private async write(req: UpstreamRequest): Promise<CallResult> {
+  private async write(req: UpstreamRequest): Promise<AnsweredCall> {
     const tried = new Set<Upstream>();
     for (;;) {
       const [target] = candidates(this.upstreams(), req.needs, tried);
@@ -73,16 +81,16 @@ export class RequestExecutor {
   }
 
   /** The first upstream, then (after the hedge delay, if it is still pending) the second. */
-  private hedged(req: UpstreamRequest, list: Upstream[], tried: Set<Upstream>): Promise<CallResult> {
+  private hedged(req: UpstreamRequest, list: Upstream[], tried: Set<Upstream>): Promise<AnsweredCall> {
     const primary = list[0];
     const backup = list[1];
     tried.add(primary);
-    const delay = backup ? this.hedgeDelay(primary) : undefined;
+    const delay = backup ? this.hedgeDelay(primary, backup) : undefined;
     if (!backup || delay === undefined) {
       primary.breaker.tryAcquire();
       return this.attempt(primary, req);
     }
-    return new Promise<CallResult>((resolve, reject) => {
+    return new Promise<AnsweredCall>((resolve, reject) => {
       const legs: AbortController[] = [];
       let pending = 0;
       let done = false;
@@ -122,7 +130,7 @@ export class RequestExecutor {
       launch(primary);
       const timer = setTimeout(() => {
         if (done || legs.length > 1) return;
-        if (!backup.healthy || !backup.breaker.admits) return;
+        if (!backup.healthy || backup.retired || !backup.breaker.admits) return;
         tried.add(backup);
         backup.counters.hedges++;
         launch(backup);
@@ -130,22 +138,26 @@ export class RequestExecutor {
     });
   }
 
-  private async attempt(u: Upstream, req: UpstreamRequest, signal?: AbortSignal): Promise<CallResult> {
+  private async attempt(u: Upstream, req: UpstreamRequest, signal?: AbortSignal): Promise<AnsweredCall> {
     const started = performance.now();
     u.inFlight++;
     u.counters.requests++;
     try {
-      const result = await u.client.call(req.method, req.params, req.timeoutMs ?? this.settings.request_timeout, signal);
+      const { result, bytes } = await u.client.call(req.method, req.params, req.timeoutMs ?? this.settings.request_timeout, signal);
       const ms = performance.now() - started;
       u.latency.add(ms);
       u.breaker.success();
       this.observer?.requestEnded(u, ms);
-      return result;
+      return { result, bytes, upstream: u };
     } catch (err) {
       if (err instanceof UpstreamAnswerError) {
         u.counters.answerErrors++;
         u.breaker.success();
-      } else if (!(err instanceof UpstreamFailure && err.kind === 'aborted')) {
+        u.latency.add(performance.now() - started);
+      } else if (err instanceof UpstreamFailure && err.kind === 'aborted') {
+        // Hedged out: it would have taken at least this long.
+        u.latency.addLowerBound(performance.now() - started);
+      } else {
         u.counters.failures++;
         u.breaker.failure();
       }
@@ -156,10 +168,16 @@ export class RequestExecutor {
     }
   }
 
-  private hedgeDelay(u: Upstream): number | undefined {
+  /**
+   * How long `u` may take before `backup` is asked too: `u`'s latency quantile once it has 20
+   * latencies; before that the backup's (what a read usually costs elsewhere in the pool), so that
+   * the first reads of a slow upstream are rescued too; `hedge_max_delay` while neither is known.
+   */
+  private hedgeDelay(u: Upstream, backup: Upstream): number | undefined {
     const q = this.settings.hedge_quantile;
     if (q <= 0) return undefined;
-    const observed = u.latency.size >= 20 ? u.latency.quantile(q) : undefined;
+    const known = u.latency.size >= 20 ? u : backup.latency.size >= 20 ? backup : undefined;
+    const observed = known?.latency.quantile(q);
     const { hedge_min_delay: min, hedge_max_delay: max } = this.settings;
     return Math.min(max, Math.max(min, observed ?? max));
   }

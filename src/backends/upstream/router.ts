@@ -1,7 +1,10 @@
 /**
  * Orders the upstreams a request may go to: healthy ones whose breaker admits a request and, for a
- * request at height H, only those keeping H (earliest ≤ H ≤ latest). Least busy first (in-flight
- * requests per unit of weight), then fastest median latency.
+ * request at height H, only those keeping H (earliest ≤ H ≤ latest). Lowest expected wait first:
+ * (in-flight requests + 1) per unit of weight, times the median latency (so a busy fast upstream still
+ * beats an idle one ten times slower); on equal waits the one asked least so far. An upstream with no
+ * latency yet is taken to be as fast as the fastest measured candidate: never preferred over it, yet
+ * asked once on the tie (it has fewer requests), which measures it.
  */
 import type { Upstream } from './upstream';
 
@@ -11,7 +14,7 @@ export interface RouteNeeds {
 }
 
 export function candidates(upstreams: readonly Upstream[], needs: RouteNeeds, exclude?: ReadonlySet<Upstream>): Upstream[] {
-  const usable = upstreams.filter((u) => u.healthy && u.breaker.admits && !exclude?.has(u));
+  const usable = upstreams.filter((u) => u.healthy && !u.retired && u.breaker.admits && !exclude?.has(u));
   let chosen = usable;
   const h = needs.height;
   if (h !== undefined) {
@@ -24,11 +27,14 @@ export function candidates(upstreams: readonly Upstream[], needs: RouteNeeds, ex
       chosen = best ? [best] : [];
     }
   }
-  return chosen.sort(byLoad);
+  if (chosen.length < 2) return chosen;
+  const medians = new Map<Upstream, number | undefined>(chosen.map((u) => [u, u.latency.quantile(0.5)]));
+  let fastest: number | undefined;
+  for (const m of medians.values()) if (m !== undefined && (fastest === undefined || m < fastest)) fastest = m;
+  const wait = new Map<Upstream, number>();
+  for (const u of chosen) wait.set(u, ((u.inFlight + 1) / u.weight) * Math.max(MIN_LATENCY_MS, medians.get(u) ?? fastest ?? 0));
+  return chosen.sort((a, b) => wait.get(a)! - wait.get(b)! || a.counters.requests - b.counters.requests);
 }
 
-function byLoad(a: Upstream, b: Upstream): number {
-  const load = (a.inFlight + 1) / a.weight - (b.inFlight + 1) / b.weight;
-  if (load !== 0) return load;
-  return (a.latency.quantile(0.5) ?? 0) - (b.latency.quantile(0.5) ?? 0);
-}
+/** Below this, latencies count as equal (loopback noise): the order is by load alone. */
+const MIN_LATENCY_MS = 1;

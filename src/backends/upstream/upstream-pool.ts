@@ -1,17 +1,20 @@
 /**
  * A pool of upstreams (node RPC or EVM, per its PoolProtocol): health checks, routing, retries and
  * hedging, the response cache (memory, then Redis shared by replicas) and in-flight dedup of identical
- * reads. Reloadable: `reload()` swaps the upstream list, keeping the state of upstreams whose name and
- * URL did not change. Counters and states are public for metrics.
+ * reads. The pool serves one chain (CometBFT `network`, EVM chain id): the one most upstreams reported
+ * when it first had a healthy one; an upstream on another chain is quarantined (`wrong-chain`), and every
+ * cache entry and in-flight read is keyed by the chain of the upstream that answered it, so answers of
+ * two chains never mix. Reloadable: `reload()` is a handover (see there). Counters and states are
+ * public for metrics.
  */
 import { Logger } from '@nestjs/common';
 import type { Json } from '../../rpc/json';
 import type { CacheRule } from '../../rpc/method';
-import { HealthChecker, type HealthTransition } from './health-checker';
+import { HealthChecker, type ChainIdentity, type HealthTransition } from './health-checker';
 import type { CallResult } from './node-client';
 import type { PoolProtocol } from './pool-protocol';
 import { RedisCacheTier, type RedisCache, type RedisTierStats } from './redis-cache';
-import { RequestExecutor, type UpstreamRequest } from './request-executor';
+import { RequestExecutor, type AnsweredCall, type UpstreamRequest } from './request-executor';
 import { ResponseCache } from './response-cache';
 import { Upstream } from './upstream';
 import type { UpstreamEndpoint, UpstreamSettings } from '../../config/upstream-config';
@@ -37,6 +40,10 @@ export interface CacheTierStats {
 
 export interface PoolStats {
   head: string;
+  /** The chain served: CometBFT `network` or EVM chain id; '' until an upstream was seen healthy. */
+  chain: string;
+  /** Times a reload moved the pool to another chain. */
+  chain_changes: number;
   cache: {
     /** Cacheable reads answered from a tier / not (sent upstream or joined to one in flight). */
     hits: number;
@@ -62,11 +69,19 @@ export class UpstreamPool {
   readonly cache: ResponseCache;
   /** The Redis tier; undefined without `[cache] redis_url`. */
   readonly sharedCache: RedisCacheTier | undefined;
-  private readonly inFlight = new Map<string, Promise<CallResult>>();
+  private readonly inFlight = new Map<string, Promise<AnsweredCall>>();
   /** Reads answered by joining an identical one in flight. */
   deduplicated = 0;
   private readonly headListeners = new Set<(head: bigint) => void>();
   private lastHead = 0n;
+  /** The chain served; '' until known. Only a reload changes a known chain. */
+  private chainId = '';
+  /** Times a reload moved the pool to another chain. */
+  chainChanges = 0;
+  /** The chain before a reload switched in a list none of which answered: a different first chain is a change. */
+  private formerChain = '';
+  /** Bumped by every reload: a reload still waiting for its list to turn healthy yields to a newer one. */
+  private generation = 0;
 
   constructor(
     entries: readonly UpstreamEndpoint[],
@@ -89,8 +104,30 @@ export class UpstreamPool {
       (t) => this.onTransition(t),
       () => this.noticeHead(),
       (u, timeoutMs) => protocol.probe(u, timeoutMs),
+      this.chainIdentity(),
     );
     this.list = entries.map((n) => new Upstream(n, settings));
+  }
+
+  /** The chain the pool serves: CometBFT `network` or EVM chain id; '' until one was seen. */
+  get chain(): string {
+    return this.chainId;
+  }
+
+  private chainIdentity(): ChainIdentity {
+    const pool = this;
+    return {
+      get current() {
+        return pool.chainId;
+      },
+      adopt(network: string) {
+        const former = pool.formerChain;
+        pool.formerChain = '';
+        if (former !== '' && former !== network) pool.changeChain(former, network);
+        else pool.logger.log(`${pool.kind} pool serves chain ${network}`);
+        pool.chainId = network;
+      },
+    };
   }
 
   get upstreams(): readonly Upstream[] {
@@ -121,6 +158,7 @@ export class UpstreamPool {
   }
 
   stop(): void {
+    this.generation++;
     this.health.stop();
     for (const u of this.list) u.close();
   }
@@ -131,19 +169,67 @@ export class UpstreamPool {
     this.noticeHead();
   }
 
-  /** Replaces the upstream list; unchanged upstreams keep their state and connections. */
+  /**
+   * Replaces the upstream list as a handover. Unchanged upstreams (same name, URL and fields) keep their
+   * state and connections; the new list is health-checked on its own (not by joining a round under way,
+   * which covers only the old list) before it is switched in, so no request meets a `not-checked`
+   * upstream. The chain the new list reports by majority becomes the pool's (a change is logged and
+   * counted; answers cached for the old chain are never served for the new one, being keyed by chain).
+   * While none of the new list is healthy and some of the old one is, the old list keeps serving and the
+   * new one is checked again every `health_check_interval` until one of it is healthy (or a newer reload
+   * comes). Upstreams left out finish the requests in flight on them, then close.
+   */
   async reload(entries: readonly UpstreamEndpoint[]): Promise<void> {
+    const generation = ++this.generation;
     const old = new Map(this.list.map((u) => [`${u.name}\n${u.config.url}`, u]));
+    const kept = new Set<Upstream>();
     const next = entries.map((n) => {
-      const key = `${n.name}\n${n.url}`;
-      const kept = old.get(key);
-      old.delete(key);
-      return kept && sameEntry(kept.config, n) ? kept : (kept?.close(), new Upstream(n, this.settings));
+      const same = old.get(`${n.name}\n${n.url}`);
+      if (same && sameEntry(same.config, n)) {
+        kept.add(same);
+        return same;
+      }
+      return new Upstream(n, this.settings);
     });
-    this.list = next;
-    for (const u of old.values()) u.close();
-    this.logger.log(`${this.kind} upstream list reloaded: ${next.map((u) => u.name).join(', ') || '(empty)'}`);
-    await this.checkHealth();
+    const names = next.map((u) => u.name).join(', ') || '(empty)';
+    this.logger.log(`${this.kind} upstream list reloading: ${names}; checking its health before the switch`);
+    for (let waited = false; ; waited = true) {
+      if (waited) await sleep(this.settings.health_check_interval);
+      if (generation !== this.generation) {
+        for (const u of next) if (!kept.has(u) && !this.list.includes(u)) u.close();
+        return;
+      }
+      const probes = await this.health.probeAll(next);
+      if (generation !== this.generation) continue;
+      const chain = this.health.majorityChain(probes);
+      const oldServing = this.list.some((u) => u.healthy);
+      const nextServing = probes.some((p) => p.ok && p.network === chain && !p.catchingUp);
+      if (next.length > 0 && !nextServing && oldServing) {
+        if (!waited) {
+          const why = next.map((u, i) => `${u.name}: ${probes[i].ok ? (probes[i].catchingUp ? 'catching-up' : `chain ${probes[i].network}`) : `unreachable (${probes[i].error})`}`);
+          this.logger.warn(`${this.kind} upstream list reload: no new upstream is healthy yet (${why.join('; ')}); the current list serves until one is`);
+        }
+        continue;
+      }
+      if (chain === '' && next.length > 0) {
+        // Nothing of the new list answered: its chain is adopted at its first good check.
+        if (this.chainId !== '') this.formerChain = this.chainId;
+        this.chainId = '';
+      } else if (chain !== '' && this.chainId !== '' && chain !== this.chainId) {
+        this.changeChain(this.chainId, chain);
+        this.chainId = chain;
+      } else if (chain !== '') {
+        this.chainId = chain;
+      }
+      this.health.apply(next, probes);
+      const previous = this.list;
+      this.list = next;
+      for (const u of previous) if (!kept.has(u)) u.retire(this.settings.request_timeout);
+      const healthy = next.filter((u) => u.healthy).length;
+      this.logger.log(`${this.kind} upstream list reloaded: ${names} (${healthy} of ${next.length} healthy${this.chainId ? `, chain ${this.chainId}` : ''})`);
+      this.noticeHead();
+      return;
+    }
   }
 
   /** Lets `observer` (the metrics) watch this pool, which serves `surface`. */
@@ -175,13 +261,15 @@ export class UpstreamPool {
 
   async request(req: PoolRequest): Promise<Json> {
     if (!req.idempotent) return (await this.executor.execute(req)).result;
-    const key = `${req.method}${JSON.stringify(req.params)}`;
+    // Keyed by chain: what was read or is being read for another chain is never an answer for this one.
+    const chain = this.chainId;
+    const key = `${chain}:${req.method}${JSON.stringify(req.params)}`;
     const head = this.head;
     if (req.cache.kind !== 'never') {
       const hit = this.cache.get(key, head);
       if (hit !== undefined) return hit;
     }
-    return (await this.joined(key, () => this.load(key, req, head))).result;
+    return (await this.joined(key, () => this.load(key, chain, req, head))).result;
   }
 
   stats(): PoolStats {
@@ -190,6 +278,8 @@ export class UpstreamPool {
     const redis = { hits: shared?.hits ?? 0, misses: shared?.misses ?? 0 };
     return {
       head: this.head.toString(),
+      chain: this.chainId,
+      chain_changes: this.chainChanges,
       cache: {
         // Every Redis lookup follows a memory miss.
         hits: c.hits + redis.hits,
@@ -211,7 +301,7 @@ export class UpstreamPool {
     return this.executor.unavailable({});
   }
 
-  private joined(key: string, load: () => Promise<CallResult>): Promise<CallResult> {
+  private joined(key: string, load: () => Promise<AnsweredCall>): Promise<AnsweredCall> {
     const running = this.inFlight.get(key);
     if (running) {
       this.deduplicated++;
@@ -223,25 +313,18 @@ export class UpstreamPool {
   }
 
   /** Redis for an immutable answer (filling memory), else the upstreams, whose answer is stored. */
-  private async load(key: string, req: PoolRequest, head: bigint): Promise<CallResult> {
-    const sharedKey = req.cache.kind === 'immutable' ? this.sharedKey(key) : undefined;
+  private async load(key: string, chain: string, req: PoolRequest, head: bigint): Promise<AnsweredCall> {
+    const sharedKey = req.cache.kind === 'immutable' && chain !== '' && this.sharedCache ? `${this.kind.toLowerCase()}:${key}` : undefined;
     const shared = sharedKey === undefined ? undefined : await this.sharedCache?.get(sharedKey);
     if (shared !== undefined) {
       this.cache.setImmutable(key, shared.result, shared.bytes);
       return shared;
     }
     const answer = await this.executor.execute(req);
-    this.store(key, sharedKey, req, answer, head);
+    // Kept only when the upstream that answered was, at its last health check, on the chain the key
+    // names (a reload may have moved the pool meanwhile).
+    if (chain !== '' && answer.upstream?.network === chain) this.store(key, sharedKey, req, answer, head);
     return answer;
-  }
-
-  /**
-   * The Redis key of `key`: under the pool and its chain (the network or chain id a healthy upstream
-   * reported), so that pools of two chains sharing one Redis never mix; undefined while no chain is known.
-   */
-  private sharedKey(key: string): string | undefined {
-    const chain = this.sharedCache && this.list.find((u) => u.healthy)?.network;
-    return chain ? `${this.kind.toLowerCase()}:${chain}:${key}` : undefined;
   }
 
   private store(key: string, sharedKey: string | undefined, req: PoolRequest, answer: CallResult, head: bigint): void {
@@ -258,6 +341,13 @@ export class UpstreamPool {
     }
   }
 
+  private changeChain(from: string, to: string): void {
+    this.chainChanges++;
+    this.logger.warn(`${this.kind} pool moves from chain ${from} to chain ${to} (most of the reloaded upstreams report it); nothing cached or in flight for chain ${from} is served from now on`);
+    this.cache.clear();
+    this.lastHead = 0n;
+  }
+
   private noticeHead(): void {
     const head = this.head;
     if (head <= this.lastHead) return;
@@ -267,10 +357,16 @@ export class UpstreamPool {
 
   private onTransition(t: HealthTransition): void {
     const u = t.upstream;
-    if (t.healthy) this.logger.log(`upstream ${u.name} (${u.endpoint}) is healthy at height ${u.latestHeight}`);
+    if (u.retired) return;
+    if (t.reason === 'wrong-chain') this.logger.warn(`upstream ${u.name} (${u.endpoint}) is quarantined: it reports ${t.error}; none of its answers is served until it is back on that chain`);
+    else if (t.healthy) this.logger.log(`upstream ${u.name} (${u.endpoint}) is healthy at height ${u.latestHeight}`);
     else this.logger.warn(`upstream ${u.name} (${u.endpoint}) is down: ${t.reason}${t.error ? `: ${t.error}` : ''}`);
     this.noticeHead();
   }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref());
 }
 
 /** Same name and URL already matched; any other field (weight, ws) changed means a fresh upstream. */

@@ -36,6 +36,8 @@ export class Upstream {
   lastCheckedAt = 0;
   /** Health checks in a row that went unanswered. */
   missedChecks = 0;
+  /** Taken out of its pool by a reload: no new request goes to it; those in flight finish on it. */
+  retired = false;
 
   constructor(
     readonly config: UpstreamEndpoint,
@@ -83,5 +85,21 @@ export class Upstream {
 
   close(): void {
     this.client.close();
+  }
+
+  /**
+   * Out of the pool (a reload): no new request is sent to it, and its connections close once the
+   * requests in flight on it have ended (or after `graceMs`, their timeout, at the latest).
+   */
+  retire(graceMs: number): void {
+    this.retired = true;
+    if (this.inFlight === 0) return this.close();
+    const deadline = Date.now() + graceMs;
+    const wait = setInterval(() => {
+      if (this.inFlight > 0 && Date.now() < deadline) return;
+      clearInterval(wait);
+      this.close();
+    }, 50);
+    wait.unref();
   }
 }
