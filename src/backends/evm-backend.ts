@@ -94,6 +94,10 @@ export interface EvmBackend {
   /** Honours gas cap and timeout; a revert throws ApplicationError code 3 with the data. */
   call(args: TransactionArgs, block: BlockRef, options: { gasCap: bigint; timeoutMs: number }): Promise<string>;
   estimateGas(args: TransactionArgs, block: BlockRef, options: { gasCap: bigint; timeoutMs: number }): Promise<bigint>;
+  /** eth_createAccessList: `{accessList, gasUsed, error?}` for the call at `block`. */
+  createAccessList(args: TransactionArgs, block: BlockRef, options: { gasCap: bigint; timeoutMs: number }): Promise<JsonObject>;
+  /** eth_blobBaseFee: the blob base fee of the next block (EIP-4844). */
+  blobBaseFee(): Promise<bigint>;
   /** Returns the tx hash once the tx is accepted into the mempool. */
   sendRawTransaction(raw: Uint8Array): Promise<string>;
 

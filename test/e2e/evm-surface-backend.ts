@@ -153,6 +153,13 @@ export class FakeEvmChain implements EvmBackend {
     this.record('estimateGas', args, block, options);
     return 21_000n;
   }
+  async createAccessList(args: TransactionArgs, block: BlockRef, options: { gasCap: bigint; timeoutMs: number }): Promise<JsonObject> {
+    this.record('createAccessList', args, block, options);
+    return { accessList: [], gasUsed: '0x5208' };
+  }
+  async blobBaseFee(): Promise<bigint> {
+    return 1n;
+  }
   async sendRawTransaction(raw: Uint8Array): Promise<string> {
     let tx: Transaction;
     try {

@@ -23,6 +23,7 @@ import type {
 } from '../evm-backend';
 import type { Json, JsonObject } from '../../rpc/json';
 import { AnswersDevnetErrors } from './devnet-errors';
+import { createAccessList } from './evm-query/access-list';
 import { accountProof } from './evm-query/account-proof';
 import { AddressHistory } from './evm-query/address-history';
 import { CallRunner, type CallOptions } from './evm-query/call-runner';
@@ -142,6 +143,15 @@ export class EmbeddedEvmBackend implements EvmBackend {
 
   estimateGas(args: TransactionArgs, block: BlockRef, options: CallOptions): Promise<bigint> {
     return this.estimator.estimate(args, block, options);
+  }
+
+  createAccessList(args: TransactionArgs, block: BlockRef, options: CallOptions): Promise<JsonObject> {
+    return createAccessList(this.calls, args, block, options);
+  }
+
+  /** The devnet carries no blobs: the excess blob gas stays 0 and the blob base fee at its minimum, 1 wei. */
+  async blobBaseFee(): Promise<bigint> {
+    return 1n;
   }
 
   /** Admits the tx through the mempool, as broadcast_tx_sync does; refusals in go-ethereum's words. */

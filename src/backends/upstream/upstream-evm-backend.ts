@@ -8,7 +8,7 @@
  * Object and array results keep their upstream wire text (raw-json.ts), which the EVM envelope writes
  * out as it is.
  */
-import { ApplicationError } from '../../rpc/errors';
+import { ApplicationError, InvalidParamsError } from '../../rpc/errors';
 import type {
   AddressTransactionsPage,
   BlockRef,
@@ -106,6 +106,15 @@ export class UpstreamEvmBackend implements EvmBackend {
     return quantity(result, 'eth_estimateGas');
   }
 
+  async createAccessList(args: TransactionArgs, block: BlockRef, options: { gasCap: bigint; timeoutMs: number }): Promise<JsonObject> {
+    const result = await this.request('eth_createAccessList', { args: gasCapped(args, options.gasCap), block }, timeout(options.timeoutMs));
+    return object(result, 'eth_createAccessList');
+  }
+
+  async blobBaseFee(): Promise<bigint> {
+    return quantity(await this.request('eth_blobBaseFee', {}), 'eth_blobBaseFee');
+  }
+
   /** One upstream: moved to another only when the first refused the connection (it never saw the tx). */
   async sendRawTransaction(raw: Uint8Array): Promise<string> {
     return String(await this.request('eth_sendRawTransaction', { data: `0x${Buffer.from(raw).toString('hex')}` }));
@@ -167,12 +176,14 @@ export class UpstreamEvmBackend implements EvmBackend {
     const head = this.pool.head > 0n ? this.pool.head : await this.blockNumber();
     const from = bound(fromBlock, head);
     const to = bound(toBlock, head);
+    // go-ethereum's range errors (-32602), checked before the cap as it does; a bound past the pool's
+    // head is checked against a fresh head first, the pool's may lag.
+    if (from > to) throw new InvalidParamsError('invalid block range params');
+    if (to > head && to > (await this.blockNumber())) throw new InvalidParamsError('block range extends beyond current head block');
     if (to - from > BigInt(caps.blockRange)) throw new ApplicationError(`maximum [from, to] blocks distance: ${caps.blockRange}`);
-    if (from > to) throw new ApplicationError('invalid block range params');
     const chunk = BigInt(this.pool.settings.logs_chunk_blocks);
     if (to - from < chunk) return logsCapped(await this.logs({ ...criteria, fromBlock: fromBlock ?? LATEST, toBlock: toBlock ?? LATEST }), caps.logs);
-    if (from > head) return [];
-    const last = to < head ? to : head;
+    const last = to;
     const ranges: [bigint, bigint][] = [];
     for (let start = from; start <= last; start += chunk) ranges.push([start, start + chunk - 1n < last ? start + chunk - 1n : last]);
     const width = Math.max(2, Math.min(8, 2 * this.pool.upstreams.filter((u) => u.healthy).length));

@@ -40,6 +40,7 @@ export class EthChainMethods implements MethodSource {
         cache: () => LATEST,
         handler: async () => toQuantity(await b.maxPriorityFeePerGas()),
       }),
+      defineMethod({ ...read, name: 'eth_blobBaseFee', params: [], forward: true, cache: () => LATEST, handler: async () => toQuantity(await b.blobBaseFee()) }),
       defineMethod({
         ...read,
         name: 'eth_feeHistory',

@@ -19,7 +19,10 @@ const atBlock = {
   height: (a: { readonly block?: BlockRef }) => heightAt(a.block),
 };
 
-/** Account state and execution at a block: balances, code, storage, proofs, eth_call, eth_estimateGas. */
+/**
+ * Account state and execution at a block: balances, code, storage, proofs, eth_call, eth_estimateGas,
+ * eth_createAccessList. A left-out block is `latest` (the spec, go-ethereum).
+ */
 @Injectable()
 export class EthStateMethods implements MethodSource {
   constructor(
@@ -31,32 +34,41 @@ export class EthStateMethods implements MethodSource {
     const b = this.b;
     const read = { group: 'eth', idempotent: true, ...atBlock } as const;
     const stateRead = { ...read, forward: true } as const;
-    const at = param('block', c.blockNumberOrHash);
+    // The block is optional (the spec; go-ethereum): left out, it is `latest`, and cached as such.
+    const at = optional('block', c.blockNumberOrHash);
     return [
       defineMethod({
         ...stateRead,
         name: 'eth_getBalance',
         params: [param('address', c.address), at],
-        handler: async (a) => toQuantity(await b.getBalance(a.address, a.block)),
+        handler: async (a) => toQuantity(await b.getBalance(a.address, a.block ?? LATEST)),
       }),
       defineMethod({
         ...stateRead,
         name: 'eth_getStorageAt',
         params: [param('address', c.address), param('slot', c.string), at],
-        handler: (a) => b.getStorageAt(a.address, decodeStorageSlot(a.slot), a.block),
+        handler: (a) => b.getStorageAt(a.address, decodeStorageSlot(a.slot), a.block ?? LATEST),
       }),
       defineMethod({
         ...stateRead,
         name: 'eth_getTransactionCount',
         params: [param('address', c.address), at],
-        handler: async (a) => toQuantity(await b.getTransactionCount(a.address, a.block)),
+        handler: async (a) => toQuantity(await b.getTransactionCount(a.address, a.block ?? LATEST)),
       }),
-      defineMethod({ ...stateRead, name: 'eth_getCode', params: [param('address', c.address), at], handler: (a) => b.getCode(a.address, a.block) }),
+      defineMethod({ ...stateRead, name: 'eth_getCode', params: [param('address', c.address), at], handler: (a) => b.getCode(a.address, a.block ?? LATEST) }),
       defineMethod({
         ...stateRead,
         name: 'eth_getProof',
         params: [param('address', c.address), param('storageKeys', c.strings), at],
-        handler: (a) => b.getProof(a.address, a.storageKeys.map(decodeStorageSlot), a.block),
+        handler: (a) => b.getProof(a.address, a.storageKeys.map(decodeStorageSlot), a.block ?? LATEST),
+      }),
+      // Forwarded: the upstream node applies its own gas cap, as it does to eth_call.
+      defineMethod({
+        ...read,
+        forward: true,
+        name: 'eth_createAccessList',
+        params: [param('args', c.transactionArgs), optional('block', c.blockNumberOrHash)],
+        handler: (a) => b.createAccessList(toBackendArgs(a.args), a.block ?? LATEST, this.limits()),
       }),
       // eth_call and eth_estimateGas are not forwarded: the gateway caps their gas and sets their timeout.
       defineMethod({

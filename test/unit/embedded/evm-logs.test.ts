@@ -74,8 +74,12 @@ describe('embedded devnet: eth_getLogs', () => {
     expect(await errorOf(h.evm.getLogs({ fromBlock: at(1), toBlock: at(head) }, { blockRange: 2, logs: 100 }))).toBe('maximum [from, to] blocks distance: 2');
     expect(await errorOf(h.evm.getLogs({ fromBlock: at(1), toBlock: at(head) }, { blockRange: 100, logs: 4 }))).toBe('query returned more than 4 results');
     expect(await h.evm.getLogs({ fromBlock: at(1), toBlock: at(head) }, { blockRange: 100, logs: 5 })).toHaveLength(5);
-    expect(await query({ fromBlock: at(head + 1n), toBlock: at(head + 5n) })).toEqual([]);
-    expect(notes(await query({ fromBlock: at(heights[2]), toBlock: at(head + 50n) }))).toEqual(['d', 'e']);
+    // go-ethereum's range errors, both invalid params (-32602).
+    expect(await errorOf(query({ fromBlock: at(head + 1n), toBlock: at(head + 5n) }))).toBe('block range extends beyond current head block');
+    expect(await errorOf(query({ fromBlock: at(heights[2]), toBlock: at(head + 50n) }))).toBe('block range extends beyond current head block');
+    expect(await errorOf(query({ fromBlock: at(head + 1n) }))).toBe('invalid block range params');
     expect(await errorOf(query({ fromBlock: at(heights[2]), toBlock: at(heights[0]) }))).toBe('invalid block range params');
+    await expect(query({ fromBlock: at(heights[2]), toBlock: at(heights[0]) })).rejects.toMatchObject({ code: -32602 });
+    expect(notes(await query({ fromBlock: at(heights[2]), toBlock: at(head) }))).toEqual(['d', 'e']);
   });
 });

@@ -94,10 +94,11 @@ describe('embedded devnet: EVM transactions', () => {
     const block = (await h.evm.getBlockByNumber(LATEST, false)) as Obj;
     const mined = (await h.evm.getTransactionByHash(hash)) as Obj;
     expect(Object.keys(mined)).toEqual([
-      'blockHash', 'blockNumber', 'from', 'gas', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'hash', 'input', 'nonce', 'to',
-      'transactionIndex', 'value', 'type', 'accessList', 'chainId', 'v', 'r', 's',
+      'blockHash', 'blockNumber', 'blockTimestamp', 'from', 'gas', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'hash', 'input', 'nonce', 'to',
+      'transactionIndex', 'value', 'type', 'accessList', 'chainId', 'v', 'r', 's', 'yParity',
     ]);
-    expect(mined).toMatchObject({ blockHash: block.hash, blockNumber: '0x' + height.toString(16), transactionIndex: '0x0', chainId: '0x2328' });
+    expect(mined).toMatchObject({ blockHash: block.hash, blockNumber: '0x' + height.toString(16), blockTimestamp: block.timestamp, transactionIndex: '0x0', chainId: '0x2328' });
+    expect(mined.yParity).toBe(mined.v);
     // A mined dynamic-fee tx shows its effective price: base fee + tip.
     expect(BigInt(mined.gasPrice)).toBe(BigInt(block.baseFeePerGas) + GWEI);
     const receipt = (await h.evm.getTransactionReceipt(hash)) as Obj;
@@ -264,9 +265,9 @@ describe('embedded devnet: EVM transactions', () => {
     expect(await h.evm.getTransactionLogs(unknown)).toBeNull();
     expect(await h.evm.getBlockReceipts(at(10_000))).toBeNull();
     expect(await h.evm.getBlockTransactionCount(at(10_000))).toBeNull();
-    // `earliest` and 0 are the first block.
+    // `earliest` is the first node block; 0 is the EVM genesis block.
     expect(((await h.evm.getBlockByNumber({ kind: 'tag', tag: 'earliest' }, false)) as Obj).number).toBe('0x1');
-    expect(((await h.evm.getBlockByNumber(at(0), false)) as Obj).number).toBe('0x1');
+    expect(((await h.evm.getBlockByNumber(at(0), false)) as Obj).number).toBe('0x0');
     await expect(h.evm.getBalance(unknown.slice(0, 42), at(10_000))).rejects.toThrow('header not found');
     await expect(h.evm.getBalance(unknown.slice(0, 42), { kind: 'hash', hash: unknown, requireCanonical: false })).rejects.toThrow('header for hash not found');
   });

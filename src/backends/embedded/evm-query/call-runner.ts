@@ -56,7 +56,14 @@ export class CallRunner {
    * Runs the call once with `gas`, leaving the context's state as it was. Fails with go-ethereum's
    * texts when the call cannot start or runs out of time; an execution error is in the result.
    */
-  async execute(ctx: CallContext, args: TransactionArgs, gas: bigint, deadline: Deadline | undefined, hooks?: ExecutionHooks): Promise<RunTxResult> {
+  async execute(
+    ctx: CallContext,
+    args: TransactionArgs,
+    gas: bigint,
+    deadline: Deadline | undefined,
+    hooks?: ExecutionHooks,
+    report?: { reportAccessList?: boolean },
+  ): Promise<RunTxResult> {
     const { state, vm } = ctx;
     const sender = await state.getAccount(senderOf(args));
     const message = callMessage(args, vm.common, ctx.env, gas, sender?.nonce ?? 0n);
@@ -78,6 +85,7 @@ export class CallRunner {
         skipBalance: true,
         skipBlockGasLimitValidation: true,
         skipHardForkValidation: true,
+        reportAccessList: report?.reportAccessList,
       });
     } catch (err) {
       if (err instanceof ExecutionAborted) throw new ApplicationError(err.message);

@@ -20,10 +20,11 @@ export class ChainJson {
 
   transaction({ block, index, record, tx }: ExecutedTx): JsonObject {
     return txJson(tx, record.from, this.chain.evm.params.chainId, {
-      blockHash: block.meta.blockId.hash,
+      blockHash: block.hash,
       blockNumber: block.record.height,
       index,
       baseFee: block.record.baseFee,
+      timestamp: block.timestamp,
     });
   }
 
@@ -37,7 +38,7 @@ export class ChainJson {
 
   placement(block: EvmBlock, index: number): ReceiptPlacement {
     return {
-      blockHash: block.meta.blockId.hash,
+      blockHash: block.hash,
       blockNumber: block.record.height,
       index,
       firstLogIndex: firstLogIndexes(block.record.txs)[index],

@@ -1,18 +1,21 @@
 /**
- * eth_getLogs over the devnet's EVM records. Range rules (§4): a missing or head tag bound is the head,
- * `earliest` and 0 the first block; a range wider than block-range-cap, or more logs than logs-cap, is
- * refused with Evmos's texts; a range starting past the head has no logs; a range ending past the head
- * stops at the head; from > to is `invalid block range params` (as cosmos-evm and go-ethereum, where
- * Evmos v20 answers `[]`). A block hash names one block; an unknown one is `unknown block`.
+ * eth_getLogs over the devnet's EVM records. Range rules (§4), as go-ethereum's filter API: a missing or
+ * head tag bound is the head, `earliest` the first block; from > to is `invalid block range params` and
+ * a range ending past the head is `block range extends beyond current head block`, both -32602 (Evmos v20
+ * answers `[]` or stops at the head); a range wider than block-range-cap, or more logs than logs-cap, is
+ * refused with Evmos's texts. A block hash names one block; an unknown one is `unknown block`.
  */
 import { Bloom } from '@ethereumjs/vm';
-import { ApplicationError } from '../../../rpc/errors';
+import { ApplicationError, InvalidParamsError } from '../../../rpc/errors';
 import type { BlockRef, LogFilter } from '../../evm-backend';
 import type { JsonObject } from '../../../rpc/json';
 import type { EvmBlockRecord, EvmLog } from '../../../devnet/evm-state/evm-chain-store';
 import type { EvmChainView } from './chain-view';
 import { fromHex, hexData } from '../../../devnet/app/evm/hex';
 import { firstLogIndexes, logJson } from './receipt-json';
+
+export const INVALID_RANGE = 'invalid block range params';
+export const RANGE_INTO_FUTURE = 'block range extends beyond current head block';
 
 export interface LogCaps {
   blockRange: number;
@@ -25,23 +28,24 @@ export class LogQuery {
   async logs(filter: LogFilter, caps: LogCaps): Promise<JsonObject[]> {
     const matcher = new LogMatcher(filter);
     if (filter.blockHash !== undefined) {
-      const height = await this.chain.devnet.store.heightOfHash(fromHex(filter.blockHash));
+      const height = await this.chain.heightOf({ kind: 'hash', hash: filter.blockHash, requireCanonical: false });
       if (height === undefined || height > this.chain.head) throw new ApplicationError('unknown block');
       return this.collect(height, height, matcher, caps.logs);
     }
     const head = this.chain.head;
+    if (head === 0n) return [];
     const from = this.bound(filter.fromBlock, head);
     const to = this.bound(filter.toBlock, head);
+    if (from > to) throw new InvalidParamsError(INVALID_RANGE);
+    if (to > head) throw new InvalidParamsError(RANGE_INTO_FUTURE);
     if (to - from > BigInt(caps.blockRange)) throw new ApplicationError(`maximum [from, to] blocks distance: ${caps.blockRange}`);
-    if (from > head || head === 0n) return [];
-    if (from > to) throw new ApplicationError('invalid block range params');
-    return this.collect(from, to < head ? to : head, matcher, caps.logs);
+    return this.collect(from, to, matcher, caps.logs);
   }
 
   private bound(ref: BlockRef | undefined, head: bigint): bigint {
     if (ref === undefined || ref.kind === 'hash') return head;
     if (ref.kind === 'tag') return ref.tag === 'earliest' ? this.chain.firstHeight : head;
-    return ref.number === 0n ? this.chain.firstHeight : ref.number;
+    return ref.number;
   }
 
   private async collect(from: bigint, to: bigint, matcher: LogMatcher, cap: number): Promise<JsonObject[]> {
@@ -49,9 +53,9 @@ export class LogQuery {
     for (let height = from; height <= to; height++) {
       const record = await this.chain.evm.chain.loadBlock(height);
       if (record === undefined || !matcher.mayMatch(record.bloom)) continue;
-      const meta = await this.chain.devnet.store.loadMeta(height);
-      if (meta === undefined) continue;
-      found.push(...logsOf(record, meta.blockId.hash, matcher));
+      const hash = await this.chain.hashAt(height);
+      if (hash === undefined) continue;
+      found.push(...logsOf(record, hash, matcher));
       if (found.length > cap) throw new ApplicationError(`query returned more than ${cap} results`);
     }
     return found;

@@ -1,4 +1,8 @@
-/** A transaction as go-ethereum's RPCTransaction in Evmos's field order (§5.2). */
+/**
+ * A transaction as go-ethereum's RPCTransaction (§5.2): Evmos's fields and order, plus what the
+ * execution-apis spec and go-ethereum add: `blockTimestamp` (null while pending) and, on typed
+ * transactions, `yParity` (the signature's y parity, which `v` also is for them).
+ */
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
 import type { Json, JsonObject } from '../../../rpc/json';
 import { effectiveGasPrice, feeCapOf } from '../../../devnet/app/evm/tx-checks';
@@ -11,6 +15,8 @@ export interface TxPlacement {
   /** EVM transaction index in the block. */
   index: number;
   baseFee: bigint;
+  /** The block's time, in seconds. */
+  timestamp: bigint;
 }
 
 export function txJson(tx: TypedTransaction, from: Uint8Array, nodeChainId: bigint, placement: TxPlacement | undefined): JsonObject {
@@ -18,6 +24,7 @@ export function txJson(tx: TypedTransaction, from: Uint8Array, nodeChainId: bigi
   const json: JsonObject = {
     blockHash: placement === undefined ? null : hexData(placement.blockHash),
     blockNumber: placement === undefined ? null : quantity(placement.blockNumber),
+    blockTimestamp: placement === undefined ? null : quantity(placement.timestamp),
     from: hexData(from),
     gas: quantity(tx.gasLimit),
     // A mined dynamic-fee tx shows what it paid; a pending one its fee cap.
@@ -39,6 +46,7 @@ export function txJson(tx: TypedTransaction, from: Uint8Array, nodeChainId: bigi
   json.v = quantity(tx.v ?? 0n);
   json.r = quantity(tx.r ?? 0n);
   json.s = quantity(tx.s ?? 0n);
+  if (tx.type !== 0) json.yParity = quantity(tx.v ?? 0n);
   return json;
 }
 
