@@ -1,5 +1,6 @@
 import { Inject, Module, type DynamicModule } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { AccessModule } from './access/access.module';
 import { BackendsModule } from './backends/backends.module';
 import { GatewayConfigModule } from './config/config.module';
 import type { AppConfig } from './config/config.types';
@@ -28,6 +29,7 @@ export class AppModule {
         LoggingModule.forRoot(logger),
         RpcCoreModule,
         MetricsModule,
+        AccessModule,
         EventsModule,
         BackendsModule.forRoot(config.gateway.backend.kind),
         NodeRpcModule,

@@ -5,11 +5,13 @@
  */
 import type { GatewayOwnConfig, InstrumentationConfig, JsonRpcConfig, RpcConfig } from './config.types';
 import {
+  AccessConfigSchema,
   BackendConfigSchema,
   CacheConfigSchema,
   DevnetConfigSchema,
   InstrumentationConfigSchema,
   JsonRpcConfigSchema,
+  LimitsConfigSchema,
   LogConfigSchema,
   PluginsConfigSchema,
   QueueConfigSchema,
@@ -297,6 +299,62 @@ export const CONFIG_TABLES = {
         flag: '<format>',
         doc: 'Log format: plain (readable lines, after a start-up banner), json (one JSON object a line) or auto (plain when stdout is a terminal, else json).',
       },
+    },
+  }),
+
+  access: table<Omit<GatewayOwnConfig['access'], 'rate'>>({
+    file: 'gateway.toml',
+    title: 'Access: API keys, client addresses, rate limits (rules: [[access.rate]], see docs/configuration.md)',
+    schema: AccessConfigSchema,
+    defaults: {
+      keys_file: '',
+      keys_redis: false,
+      keys_cache_ttl: 10_000,
+      redis_url: '',
+      redis_key_prefix: 'rpcgw:access:',
+      trusted_proxies: [],
+      exempt_cidrs: [],
+    },
+    keys: {
+      keys_file: {
+        kind: 'string',
+        doc: 'API keys file, TOML or JSON (relative to the home dir, or absolute); "" = none. With keys, every call needs one.',
+      },
+      keys_redis: { kind: 'boolean', doc: 'Look API keys up in Redis (redis_url) too; with keys, every call needs one.' },
+      keys_cache_ttl: { kind: 'duration', doc: 'How long a key read from Redis (or found missing) is remembered; 0 = ask Redis every time.' },
+      redis_url: {
+        kind: 'string',
+        doc: 'Redis URL (redis:// or rediss://) where replicas share rate-limit budgets (and keys); "" = budgets in memory.',
+      },
+      redis_key_prefix: { kind: 'string', doc: 'Start of every Redis key of rate budgets and API keys.' },
+      trusted_proxies: { kind: 'list', doc: 'Proxies (addresses or CIDRs) whose X-Forwarded-For names the client; [] = the peer is the client.' },
+      exempt_cidrs: { kind: 'list', doc: 'Client addresses or CIDRs never rate limited.' },
+    },
+  }),
+
+  limits: table<GatewayOwnConfig['limits']>({
+    file: 'gateway.toml',
+    title: 'Limits: queries, per-IP caps, slow clients of the node RPC (0 = no cap)',
+    schema: LimitsConfigSchema,
+    defaults: {
+      max_query_length: 512,
+      max_query_conditions: 20,
+      max_ws_connections_per_ip: 0,
+      max_subscriptions_per_ip: 0,
+      max_filters_per_ip: 0,
+      rpc_header_timeout: 10_000,
+      rpc_read_timeout: 10_000,
+      rpc_idle_timeout: 10_000,
+    },
+    keys: {
+      max_query_length: { kind: 'integer', doc: 'Bytes of a subscribe, tx_search or block_search query (CometBFT: 512).' },
+      max_query_conditions: { kind: 'integer', doc: 'Conditions (joined by AND) of a subscribe, tx_search or block_search query.' },
+      max_ws_connections_per_ip: { kind: 'integer', doc: 'WebSocket connections one client address may hold, per interface.' },
+      max_subscriptions_per_ip: { kind: 'integer', doc: 'Subscriptions (subscribe, eth_subscribe) one client address may hold across its connections, per interface.' },
+      max_filters_per_ip: { kind: 'integer', doc: 'EVM polling filters one client address may hold.' },
+      rpc_header_timeout: { kind: 'duration', doc: 'Node RPC: time a client has to send its request headers; 0 = none.' },
+      rpc_read_timeout: { kind: 'duration', doc: 'Node RPC: time a client has to send a whole request, body included; 0 = none.' },
+      rpc_idle_timeout: { kind: 'duration', doc: 'Node RPC: how long an idle keep-alive connection stays open.' },
     },
   }),
 };

@@ -2,6 +2,7 @@
  * Property decorators for the config schema. Each one states, once, what a key expects: every check it
  * applies reports the same `expected …` text, which becomes the tail of the one-line ConfigError.
  */
+import { isIP } from 'node:net';
 import {
   IsArray,
   IsBoolean,
@@ -180,4 +181,24 @@ export function IsNamespaceList(allowed: (object: object) => readonly string[]):
         o,
       ),
   );
+}
+
+/** IP addresses or CIDR ranges (`10.0.0.0/8`, `::1`, `fd00::/8`). */
+export function IsCidrList(): PropertyDecorator {
+  return expecting(
+    expected('an array of IP addresses or CIDR ranges, such as "10.0.0.0/8" or "::1"'),
+    (o) => IsArray(o),
+    (o) => ValidateBy({ name: 'isCidrList', validator: { validate: (value: unknown[]) => value.every((entry) => typeof entry === 'string' && isCidr(entry)) } }, o),
+  );
+}
+
+/** An IP address, or an address and a prefix length within its family's bits. */
+export function isCidr(text: string): boolean {
+  const slash = text.indexOf('/');
+  const address = slash < 0 ? text : text.slice(0, slash);
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (slash < 0) return true;
+  const bits = text.slice(slash + 1);
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }

@@ -10,6 +10,7 @@ import type {
   RpcConfig,
 } from './config.types';
 import {
+  IsCidrList,
   IsDurationAtLeast,
   IsFlag,
   IsHostPort,
@@ -134,4 +135,25 @@ export class PluginsConfigSchema implements Omit<Gateway<'plugins'>, 'tables'> {
 export class LogConfigSchema implements Gateway<'log'> {
   @IsOneOf(LOG_LEVELS) level!: GatewayOwnConfig['log']['level'];
   @IsOneOf(LOG_FORMATS) format!: GatewayOwnConfig['log']['format'];
+}
+
+export class AccessConfigSchema implements Omit<Gateway<'access'>, 'rate'> {
+  @IsMatching(/^.*$/, 'a path (relative to the home) or ""') keys_file!: string;
+  @IsFlag() keys_redis!: boolean;
+  @IsDurationAtLeast(0) keys_cache_ttl!: number;
+  @IsUrlOrEmpty(['redis', 'rediss']) redis_url!: string;
+  @IsMatching(/^\S*$/, 'a key prefix without spaces') redis_key_prefix!: string;
+  @IsCidrList() trusted_proxies!: string[];
+  @IsCidrList() exempt_cidrs!: string[];
+}
+
+export class LimitsConfigSchema implements Gateway<'limits'> {
+  @IsIntAtLeast(0) max_query_length!: number;
+  @IsIntAtLeast(0) max_query_conditions!: number;
+  @IsIntAtLeast(0) max_ws_connections_per_ip!: number;
+  @IsIntAtLeast(0) max_subscriptions_per_ip!: number;
+  @IsIntAtLeast(0) max_filters_per_ip!: number;
+  @IsDurationAtLeast(0) rpc_header_timeout!: number;
+  @IsDurationAtLeast(0) rpc_read_timeout!: number;
+  @IsDurationAtLeast(0) rpc_idle_timeout!: number;
 }

@@ -114,6 +114,60 @@ export interface GatewayOwnConfig {
   };
   /** `[upstream]` with its `[[upstream.node]]` and `[[upstream.evm]]` lists. */
   upstream: UpstreamConfig;
+  /** `[access]` and its `[[access.rate]]` rules: API keys, client IPs, rate limits. */
+  access: AccessConfig;
+  /** `[limits]`: query caps, per-IP caps, slow-client timeouts of the node RPC listener. */
+  limits: LimitsConfig;
+}
+
+/** One `[[access.rate]]` rule: at most `limit` calls of the matching methods per `window`, per client. */
+export interface RateRule {
+  /** Names the rule in errors and in the `limit` label of refusals. */
+  name: string;
+  /** Method name globs (`*` = any characters): `eth_getLogs`, `debug_*`, `*`. */
+  methods: string[];
+  /** `ip`: one budget per client IP; `key`: one per API key (per IP for a caller without one). */
+  per: 'ip' | 'key';
+  limit: number;
+  /** Milliseconds, whole seconds. */
+  window: number;
+}
+
+/** `[access]` of gateway.toml. */
+export interface AccessConfig {
+  /** A TOML or JSON file of API keys (relative to the home, or absolute); "" = none. */
+  keys_file: string;
+  /** Look API keys up in Redis (`redis_url`) as well. */
+  keys_redis: boolean;
+  /** Milliseconds a key read from Redis (or found missing there) is remembered. */
+  keys_cache_ttl: number;
+  /** Redis of shared rate-limit budgets and of keys; "" = budgets in memory, per replica. */
+  redis_url: string;
+  redis_key_prefix: string;
+  /** Addresses or CIDRs of proxies whose `X-Forwarded-For` is believed. */
+  trusted_proxies: string[];
+  /** Addresses or CIDRs never rate limited. */
+  exempt_cidrs: string[];
+  /** `[[access.rate]]` rules, in file order. */
+  rate: RateRule[];
+}
+
+/** `[limits]` of gateway.toml; 0 = no cap. */
+export interface LimitsConfig {
+  /** Bytes of a `subscribe`, `tx_search` or `block_search` query. */
+  max_query_length: number;
+  /** Conditions (joined by AND) of such a query. */
+  max_query_conditions: number;
+  /** WebSocket connections one client IP may hold on one interface. */
+  max_ws_connections_per_ip: number;
+  /** Subscriptions (`subscribe`, `eth_subscribe`) one client IP may hold on one interface, across its connections. */
+  max_subscriptions_per_ip: number;
+  /** EVM polling filters one client IP may hold. */
+  max_filters_per_ip: number;
+  /** Milliseconds: the node RPC listener's limits on a slow client. */
+  rpc_header_timeout: number;
+  rpc_read_timeout: number;
+  rpc_idle_timeout: number;
 }
 
 export interface AppConfig {

@@ -4,6 +4,7 @@ import { envSettings, fileSettings, flagSettings, type Setting } from './config-
 import { isTomlTable, readConfigFile } from './config-files';
 import { TABLE_NAMES, type ConfigFileName, type TableName } from './config-tables';
 import { CONFIG_FILE_NAMES } from './config-template';
+import { parseRateRules } from './rate-rules';
 import { parseUpstreamConfig } from './upstream-config';
 import { resolveTable } from './validate-config';
 
@@ -60,6 +61,8 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       plugins,
       log: table('log'),
       upstream: parseUpstreamConfig(documents['gateway.toml']),
+      access: { ...table('access'), rate: parseRateRules(documents['gateway.toml']) },
+      limits: table('limits'),
     },
   };
 }

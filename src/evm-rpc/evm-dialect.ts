@@ -3,13 +3,15 @@ import type { JsonText } from '../rpc/call-context';
 import { CodecError } from '../rpc/codec';
 import { frame, type Dialect, type Limit, type RpcRequest } from '../rpc/dialect';
 import { answeredIdOf, errorAnswer, type Message } from '../rpc/envelope';
-import { HandlerFailure, MethodNotFoundError, RpcError } from '../rpc/errors';
+import { HandlerFailure, MethodNotFoundError, RpcError, type KeyRefusal, type RateLimitedError } from '../rpc/errors';
 import type { AnyMethod, MethodArgs } from '../rpc/method';
 import { NULL_ID, parseEvmBody } from './evm-envelope';
 import {
   BatchTooLargeError,
   EmptyBatchError,
+  EvmUnauthorizedError,
   HandlerCrashedError,
+  LimitExceededError,
   InvalidArgumentError,
   MethodNotAvailableError,
   MissingArgumentError,
@@ -80,6 +82,14 @@ export class EvmDialect implements Dialect {
 
   timedOut(): RpcError {
     return new RequestTimedOutError();
+  }
+
+  rateLimited(limit: string, retryAfterMs: number): RateLimitedError {
+    return new LimitExceededError(limit, retryAfterMs);
+  }
+
+  unauthorized(reason: KeyRefusal): RpcError {
+    return new EvmUnauthorizedError(reason);
   }
 
   toRpcError(err: unknown, request: RpcRequest): RpcError {

@@ -3,7 +3,18 @@
  * messages ethers and viem parse. Handlers and backends throw ApplicationError (a failed operation,
  * -32000 unless e.g. 3 for a revert) or these.
  */
-import { InternalError, InvalidParamsError, InvalidRequestError, LimitError, MethodNotFoundError, ParseError, RefusalError, type NotFoundReason } from '../rpc/errors';
+import {
+  InternalError,
+  InvalidParamsError,
+  InvalidRequestError,
+  LimitError,
+  MethodNotFoundError,
+  ParseError,
+  RateLimitedError,
+  RefusalError,
+  type KeyRefusal,
+  type NotFoundReason,
+} from '../rpc/errors';
 
 export class EvmParseError extends ParseError {
   constructor() {
@@ -39,6 +50,26 @@ export class ResponseTooLargeError extends LimitError {
 export class RequestTimedOutError extends LimitError {
   constructor() {
     super('http-timeout', 'request timed out', -32002);
+  }
+}
+
+/** EIP-1474's -32005 "limit exceeded": the rule and the seconds to wait as data (HTTP 429 on a single call). */
+export class LimitExceededError extends RateLimitedError {
+  constructor(limit: string, retryAfterMs: number) {
+    super(limit, retryAfterMs, 'limit exceeded', -32005, { limit, retryAfter: Math.max(1, Math.ceil(retryAfterMs / 1000)) });
+  }
+}
+
+const KEY_REFUSALS: Record<KeyRefusal, string> = {
+  missing: 'missing API key',
+  unknown: 'invalid API key',
+  unavailable: 'API keys cannot be checked right now',
+};
+
+/** A request without a known API key where keys are required (HTTP 401; 503 when keys cannot be checked). */
+export class EvmUnauthorizedError extends InvalidRequestError {
+  constructor(reason: KeyRefusal) {
+    super(KEY_REFUSALS[reason]);
   }
 }
 

@@ -2,8 +2,8 @@ import { Logger } from '@nestjs/common';
 import type { CallContext, JsonText, Transport } from '../rpc/call-context';
 import { frame, type Dialect, type Limit, type RpcRequest } from '../rpc/dialect';
 import { errorAnswer, type Body, type Message } from '../rpc/envelope';
-import { HandlerFailure, LimitError, RpcError } from '../rpc/errors';
-import { BatchTooLargeError, NodeInternalError, NodeParseError, toNodeError } from './node-errors';
+import { HandlerFailure, LimitError, RpcError, type KeyRefusal, type RateLimitedError } from '../rpc/errors';
+import { BatchTooLargeError, NodeInternalError, NodeParseError, NodeRateLimitedError, NodeUnauthorizedError, toNodeError } from './node-errors';
 import { decodeNodeParams } from './params/node-params';
 
 /** CometBFT's id rules: strings kept, numbers truncated, null/absent = notification, others invalid. */
@@ -72,6 +72,14 @@ export class NodeDialect implements Dialect {
 
   timedOut(): RpcError {
     return new LimitError('timeout', 'Invalid Request', -32600, 'request timed out');
+  }
+
+  rateLimited(limit: string, retryAfterMs: number): RateLimitedError {
+    return new NodeRateLimitedError(limit, retryAfterMs);
+  }
+
+  unauthorized(reason: KeyRefusal): RpcError {
+    return new NodeUnauthorizedError(reason);
   }
 
   toRpcError(err: unknown, request: RpcRequest, ctx: CallContext): RpcError {

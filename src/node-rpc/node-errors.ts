@@ -4,7 +4,18 @@
  * (ApplicationError for a failed operation); `toNodeError` turns them into these.
  */
 import type { Transport } from '../rpc/call-context';
-import { ApplicationError, InternalError, InvalidParamsError, InvalidRequestError, LimitError, MethodNotFoundError, ParseError, RpcError } from '../rpc/errors';
+import {
+  ApplicationError,
+  InternalError,
+  InvalidParamsError,
+  InvalidRequestError,
+  LimitError,
+  MethodNotFoundError,
+  ParseError,
+  RateLimitedError,
+  RpcError,
+  type KeyRefusal,
+} from '../rpc/errors';
 
 /** A body that is not JSON, or a member CometBFT cannot decode: the whole body fails, with no id. */
 export class NodeParseError extends ParseError {
@@ -22,6 +33,36 @@ export class BatchTooLargeError extends LimitError {
 export class BodyTooLargeError extends LimitError {
   constructor(limit: string) {
     super(limit, 'Invalid Request', -32600, 'error reading request body: http: request body too large');
+  }
+}
+
+/** A call over a rate budget: CometBFT's request-level refusal, the rule and the wait as data (HTTP 429). */
+export class NodeRateLimitedError extends RateLimitedError {
+  constructor(limit: string, retryAfterMs: number) {
+    super(limit, retryAfterMs, 'Invalid Request', -32600, `rate limit exceeded (${limit}), retry after ${Math.max(1, Math.ceil(retryAfterMs / 1000))}s`);
+  }
+}
+
+const KEY_REFUSALS: Record<KeyRefusal, string> = {
+  missing: 'API key required',
+  unknown: 'invalid API key',
+  unavailable: 'API keys cannot be checked right now',
+};
+
+/** A request without a known API key where keys are required (HTTP 401; 503 when keys cannot be checked). */
+export class NodeUnauthorizedError extends InvalidRequestError {
+  constructor(reason: KeyRefusal) {
+    super('Invalid Request', KEY_REFUSALS[reason]);
+  }
+}
+
+/**
+ * A query over a cap of `[limits]` (tx_search, block_search, subscribe): -32603 with the reason as
+ * data, as CometBFT answers its own `maximum query length exceeded`.
+ */
+export class QueryTooLargeError extends LimitError {
+  constructor(limit: string, detail: string) {
+    super(limit, 'Internal error', -32603, detail);
   }
 }
 

@@ -38,10 +38,34 @@ export interface NotificationPort {
   onClose(listener: () => void): void;
 }
 
+/**
+ * Who is calling, as the transport established it before the engine ran: the client's IP (from
+ * `X-Forwarded-For` only behind a trusted proxy) and, where API keys are configured, the key's name
+ * and what it grants. Never the key itself.
+ */
+export interface Caller {
+  /** The client's IP address (no port). */
+  readonly ip: string;
+  /** The API key presented, by its name; absent when keys are off. */
+  readonly key?: CallerKey;
+}
+
+/** What an API key grants on top of the interface's configuration. */
+export interface CallerKey {
+  /** The key's name (for logs and budgets); never the secret. */
+  readonly name: string;
+  /** Method groups (EVM namespaces, node categories) served to this key even when not enabled for all. */
+  readonly groups: ReadonlySet<string>;
+  /** Unsafe methods served to this key even with `[rpc] unsafe = false`. */
+  readonly unsafe: boolean;
+}
+
 export interface CallContext {
   readonly transport: Transport;
   /** Remote address of the client. */
   readonly remote: string;
+  /** Who is calling (client IP, API key): the same for every member of a batch and message of a connection. */
+  readonly caller?: Caller;
   /** The request's id as received. */
   readonly requestId: unknown;
   /** Present on WebSocket calls: where subscriptions push their notifications. */

@@ -1,6 +1,6 @@
 import type { CallContext, JsonText, Transport } from './call-context';
 import type { Body, Message } from './envelope';
-import type { RpcError } from './errors';
+import type { KeyRefusal, RateLimitedError, RpcError } from './errors';
 import type { AnyMethod, MethodArgs } from './method';
 
 /** A call as the engine dispatches it, transport-neutral. */
@@ -43,6 +43,10 @@ export interface Dialect {
   responseTooLarge(limit: Limit): RpcError;
   /** What calls unanswered at the deadline get. */
   timedOut(): RpcError;
+  /** What a call over a rate budget gets (a single HTTP call also gets HTTP 429 and Retry-After). */
+  rateLimited(limit: string, retryAfterMs: number): RateLimitedError;
+  /** The answer's error to a request refused for its API key (with HTTP 401, before any call runs). */
+  unauthorized(reason: KeyRefusal): RpcError;
   /** CometBFT answers a batch that has one answer with that answer alone. */
   readonly unwrapSingleAnswer: boolean;
   /** Turns raw params into the handler's named args; throws a typed RpcError on bad input. */

@@ -1,8 +1,8 @@
-import type { CallContext, JsonText, NotificationPort, RpcConnection, Transport } from './call-context';
+import type { CallContext, Caller, JsonText, NotificationPort, RpcConnection, Transport } from './call-context';
 import { batchRuns } from './batch-runs';
 import type { BatchLimits, Dialect, RpcRequest } from './dialect';
 import { answeredIdOf, errorAnswer, resultAnswer, type Message } from './envelope';
-import { MethodNotFoundError, type RpcError } from './errors';
+import { MethodNotFoundError, RateLimitedError, type RpcError } from './errors';
 import { checkGuards, type GuardPolicy } from './guards';
 import { isImmutableAnswer, type AnyMethod, type MethodArgs } from './method';
 import type { MethodRegistry } from './method-registry';
@@ -28,6 +28,13 @@ export interface EngineMeters {
   rejected(transport: Transport, code: number): void;
 }
 
+/**
+ * Admits a call before anything else runs (the rate limits): undefined, or a promise, when it may go
+ * on; throws (or rejects with) a RateLimitedError when it may not. Runs for every call: single calls,
+ * batch members, WebSocket messages, unknown methods alike.
+ */
+export type CallGate = (request: RpcRequest, ctx: CallContext) => Promise<void> | undefined;
+
 /** Runs a call once guards and params have passed: the handler, or (upstream mode) a forward. */
 export type Executor = (method: AnyMethod, args: MethodArgs, request: RpcRequest, ctx: CallContext) => unknown;
 
@@ -35,6 +42,8 @@ export type Executor = (method: AnyMethod, args: MethodArgs, request: RpcRequest
 export interface Origin {
   readonly transport: Transport;
   readonly remote: string;
+  /** Who is calling (client IP, API key), as the transport established it. */
+  readonly caller?: Caller;
   /** The bytes of the body as received (counted by metrics). */
   readonly bytes: number;
   readonly connection?: RpcConnection;
@@ -52,12 +61,17 @@ export interface Reply {
   readonly refused?: boolean;
   /** Every answered call succeeded with an answer that never changes (HTTP caches may keep it). */
   readonly immutable: boolean;
+  /**
+   * Every answered call was refused at a rate limit: the longest wait before a budget has room again
+   * (HTTP transports answer 429 with Retry-After).
+   */
+  readonly retryAfterMs?: number;
 }
 
 const NO_METERS: EngineMeters = { received() {}, answered() {}, batch() {}, refused() {}, rejected() {} };
 const TIMED_OUT = Symbol('timed out');
 /** Answer text of one member, and the size of its result (what batch-response-max-size counts). */
-type Answer = { readonly text: string; readonly resultBytes: number; readonly immutable: boolean };
+type Answer = { readonly text: string; readonly resultBytes: number; readonly immutable: boolean; readonly retryAfterMs?: number };
 
 /**
  * The one JSON-RPC engine: envelope → batch loop → registry lookup → guards (from metadata) → param
@@ -68,6 +82,7 @@ export class RpcEngine {
   private readonly observers: CallObserver[] = [];
   private meters: EngineMeters = NO_METERS;
   private executor: Executor = (method, args, _request, ctx) => method.handler(args as never, ctx);
+  private gate: CallGate | undefined;
   private pending = 0;
 
   constructor(
@@ -90,6 +105,11 @@ export class RpcEngine {
     this.executor = executor;
   }
 
+  /** Admits every call first (rate limits); without one, every call is admitted. */
+  useGate(gate: CallGate): void {
+    this.gate = gate;
+  }
+
   /** Calls being dispatched right now (the in-flight gauge; what a graceful shutdown drains). */
   get inFlight(): number {
     return this.pending;
@@ -105,20 +125,24 @@ export class RpcEngine {
     return this.registry.has(method);
   }
 
-  /** One call: registry lookup, guards, param decoding, execution; never throws. */
+  /** One call: gate, registry lookup, guards, param decoding, validation, execution; never throws. */
   async call(request: RpcRequest, ctx: CallContext): Promise<Outcome> {
     const startedAt = process.hrtime.bigint();
     const method = this.registry.get(request.method);
     let outcome: Outcome;
     this.pending++;
     try {
+      const admitted = this.gate?.(request, ctx);
+      if (admitted !== undefined) await admitted;
       if (method === undefined) throw new MethodNotFoundError('unknown');
       checkGuards(this.policy, method, ctx);
       const args = this.dialect.decodeParams(method, request.params, ctx.transport);
+      method.validate?.(args as never);
       const result = await this.executor(method, args, request, ctx);
       outcome = { ok: true, result, method, args };
     } catch (err) {
-      outcome = { ok: false, error: this.dialect.toRpcError(err, request, ctx), method };
+      const error = err instanceof RateLimitedError ? this.dialect.rateLimited(err.limit, err.retryAfterMs) : this.dialect.toRpcError(err, request, ctx);
+      outcome = { ok: false, error, method };
     } finally {
       this.pending--;
     }
@@ -128,7 +152,10 @@ export class RpcEngine {
 
   /** The answer text of an outcome under `idText` (a result that cannot be serialised is an internal error). */
   answer(idText: string | undefined, outcome: Outcome, request: RpcRequest, ctx: CallContext): Answer {
-    if (!outcome.ok) return { text: errorAnswer(idText, outcome.error), resultBytes: 0, immutable: false };
+    if (!outcome.ok) {
+      const retryAfterMs = outcome.error instanceof RateLimitedError ? outcome.error.retryAfterMs : undefined;
+      return { text: errorAnswer(idText, outcome.error), resultBytes: 0, immutable: false, retryAfterMs };
+    }
     let json: string;
     try {
       json = resultJson(outcome.result ?? null);
@@ -164,7 +191,8 @@ export class RpcEngine {
       case 'single': {
         const answer = await this.answerWithin(body.message, origin);
         const text = answer === TIMED_OUT ? errorAnswer(answeredIdOf(body.message), this.dialect.timedOut()) : answer?.text;
-        reply = { body: text, failed: false, immutable: answer !== TIMED_OUT && answer?.immutable === true };
+        const answered = answer === TIMED_OUT ? undefined : answer;
+        reply = { body: text, failed: false, immutable: answered?.immutable === true, retryAfterMs: answered?.retryAfterMs };
         break;
       }
       case 'batch':
@@ -186,11 +214,14 @@ export class RpcEngine {
     const answers: string[] = [];
     let immutable = true;
     let resultBytes = 0;
+    // The longest wait of members refused at a rate limit, while every answered member was.
+    let retryAfterMs: number | undefined = 0;
     const isRead = (m: Message) => (m.kind !== 'call' && m.kind !== 'notification') || this.registry.isRead(m.method);
     const done = (): Reply => ({
       body: answers.length === 0 ? undefined : answers.length === 1 && this.dialect.unwrapSingleAnswer ? answers[0] : `[${answers.join(',')}]`,
       failed: false,
       immutable: immutable && answers.length > 0,
+      retryAfterMs: answers.length > 0 ? retryAfterMs : undefined,
     });
     for (const [start, end] of batchRuns(messages, isRead)) {
       const run = await Promise.all(messages.slice(start, end).map((m) => this.answerWithin(m, origin)));
@@ -200,10 +231,12 @@ export class RpcEngine {
         if (answer === TIMED_OUT) {
           answers.push(...refuseRest(messages.slice(i), this.dialect.timedOut()));
           immutable = false;
+          retryAfterMs = undefined;
           return done();
         }
         if (answer === undefined) continue;
         answers.push(answer.text);
+        retryAfterMs = answer.retryAfterMs === undefined || retryAfterMs === undefined ? undefined : Math.max(retryAfterMs, answer.retryAfterMs);
         immutable &&= answer.immutable;
         resultBytes += answer.resultBytes;
         const cap = limits.responseBytes;
@@ -211,6 +244,7 @@ export class RpcEngine {
           this.meters.refused(cap.key);
           answers.push(...refuseRest(messages.slice(i + 1), this.dialect.responseTooLarge(cap)));
           immutable = false;
+          retryAfterMs = undefined;
           return done();
         }
       }
@@ -262,6 +296,7 @@ export class RpcEngine {
     return {
       transport: origin.transport,
       remote: origin.remote,
+      caller: origin.caller,
       requestId,
       correlationId: origin.correlationId,
       notifications: connection && idText !== undefined ? this.port(connection, idText) : undefined,

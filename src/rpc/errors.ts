@@ -88,6 +88,28 @@ export class LimitError extends RpcError {
 }
 
 /**
+ * A call over a rate budget. `limit` names the rule (the `limit` label of refusals); the budget has
+ * room again after `retryAfterMs`. Each dialect words it (see Dialect.rateLimited).
+ */
+export class RateLimitedError extends LimitError {
+  constructor(
+    limit: string,
+    readonly retryAfterMs: number,
+    message = 'limit exceeded',
+    code = -32005,
+    data?: unknown,
+  ) {
+    super(limit, message, code, data);
+  }
+}
+
+/**
+ * Why a request was refused for its API key: none given, not a known one (HTTP 401), or the key store
+ * cannot be reached (HTTP 503).
+ */
+export type KeyRefusal = 'missing' | 'unknown' | 'unavailable';
+
+/**
  * A handler failure its owner already logged (a plugin method that threw): the interface answers its
  * internal error without logging it again.
  */

@@ -14,10 +14,12 @@ export interface GuardPolicy {
 
 /**
  * The guards of every call, driven only by the method's metadata: the same check for single calls,
- * batch members, WebSocket messages, and plugin methods. Throws the refusal.
+ * batch members, WebSocket messages, and plugin methods. A caller's API key may open unsafe methods
+ * and groups the configuration keeps closed for everyone else. Throws the refusal.
  */
 export function checkGuards(policy: GuardPolicy, method: AnyMethod, ctx: CallContext): void {
-  if (method.unsafe && !policy.unsafeEnabled()) throw new MethodNotFoundError('unsafe');
-  if (!policy.groupEnabled(method.group)) throw new MethodNotFoundError('namespace-disabled');
+  const key = ctx.caller?.key;
+  if (method.unsafe && !policy.unsafeEnabled() && key?.unsafe !== true) throw new MethodNotFoundError('unsafe');
+  if (!policy.groupEnabled(method.group) && key?.groups.has(method.group) !== true) throw new MethodNotFoundError('namespace-disabled');
   if (method.websocketOnly && ctx.transport !== 'ws') throw policy.websocketOnlyRefusal(method);
 }

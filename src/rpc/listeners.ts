@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { limitConnections } from './http/connection-limit';
 import { closeServer, listen } from './http/listen';
@@ -16,7 +16,10 @@ export interface Listener {
   /** Most simultaneous connections (HTTP and WebSocket); 0 = unlimited. */
   readonly maxConnections: number;
   readonly onRefused?: () => void;
-  /** Node's server timeouts (ms); absent = Node's defaults. */
+  /**
+   * Node's server timeouts (ms; 0 = none); absent = Node's defaults. `headers`: until the request's
+   * headers are in; `request`: until the whole request is; `keepAlive`: an idle connection's life.
+   */
   readonly timeouts?: { readonly keepAlive?: number; readonly request?: number; readonly headers?: number };
   handle(req: IncomingMessage, res: ServerResponse): void;
   upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
@@ -49,7 +52,7 @@ export class Listeners {
   /** Starts every listener added; resolves once all listen. */
   async start(): Promise<void> {
     for (const listener of this.listeners) {
-      const server = createServer(listener.maxHeaderBytes ? { maxHeaderSize: listener.maxHeaderBytes } : {}, (req, res) => listener.handle(req, res));
+      const server = createServer(serverOptions(listener), (req, res) => listener.handle(req, res));
       if (listener.timeouts?.keepAlive !== undefined) server.keepAliveTimeout = listener.timeouts.keepAlive;
       if (listener.timeouts?.request !== undefined) server.requestTimeout = listener.timeouts.request;
       if (listener.timeouts?.headers !== undefined) server.headersTimeout = listener.timeouts.headers;
@@ -95,4 +98,16 @@ export class Listeners {
     await Promise.all(this.started.map((s) => closeServer(s.server)));
     this.started = [];
   }
+}
+
+/**
+ * node:http options of a listener: its header size, and how often Node looks for connections past their
+ * header or request timeout (every 30 s by default, which would let a slow client hold a connection for
+ * that long past a short timeout): a quarter of the shortest one.
+ */
+function serverOptions(listener: Listener): ServerOptions {
+  const options: ServerOptions = listener.maxHeaderBytes ? { maxHeaderSize: listener.maxHeaderBytes } : {};
+  const set = [listener.timeouts?.request, listener.timeouts?.headers].filter((t): t is number => t !== undefined && t > 0);
+  if (set.length > 0) options.connectionsCheckingInterval = Math.max(50, Math.min(30_000, Math.floor(Math.min(...set) / 4)));
+  return options;
 }

@@ -63,6 +63,12 @@ export interface MethodMeta<A> {
    * the handler only runs on the embedded backend. Set on methods that are one backend call.
    */
   readonly forward?: boolean;
+  /**
+   * Checks the decoded arguments before the call runs, in both backend modes (a forwarded call too):
+   * throws the refusal (a LimitError for a cap, so metrics count it). For checks that must hold
+   * whoever answers, such as the query caps of `tx_search`.
+   */
+  readonly validate?: (args: A) => void;
 }
 
 /** One method of one interface: the single truth for its name, params, metadata and handler. */
@@ -79,6 +85,7 @@ export type AnyMethod = MethodDefinition<Params, unknown> & {
   readonly handler: (args: never, ctx: CallContext) => unknown;
   readonly cache?: (args: never) => CacheRule;
   readonly height?: (args: never) => bigint | undefined;
+  readonly validate?: (args: never) => void;
 };
 
 /** Declares a method; the handler's argument types are inferred from `params`. */

@@ -1,7 +1,7 @@
 import type { InjectionToken, ModuleMetadata, Provider, Type } from '@nestjs/common';
 import { GatewayConfigService } from '../config/gateway-config.service';
 import type { Dialect, BatchLimits } from './dialect';
-import { RpcEngine, type Executor } from './engine';
+import { RpcEngine, type CallGate, type Executor } from './engine';
 import type { GuardPolicy } from './guards';
 import type { AnyMethod } from './method';
 import type { MethodRegistry } from './method-registry';
@@ -30,6 +30,12 @@ export const RPC_EXECUTOR: Readonly<Record<RpcInterface, symbol>> = {
   evm: Symbol('EVM_RPC_EXECUTOR'),
 };
 
+/**
+ * Optional: what admits every call of both interfaces before it runs (the access module's rate
+ * limits); absent or null, every call is admitted.
+ */
+export const RPC_GATE = Symbol('RPC_GATE');
+
 /** What makes an interface's engine besides its registry: its wire rules, its guard policy, its batch limits. */
 export interface EngineParts {
   readonly dialect: Dialect;
@@ -41,11 +47,12 @@ export interface EngineParts {
 export function engineProvider(rpc: RpcInterface, parts: (config: GatewayConfigService) => EngineParts): Provider {
   return {
     provide: RPC_ENGINE[rpc],
-    inject: [METHOD_REGISTRY[rpc], GatewayConfigService, { token: RPC_EXECUTOR[rpc], optional: true }],
-    useFactory: (registry: MethodRegistry, config: GatewayConfigService, executor?: Executor) => {
+    inject: [METHOD_REGISTRY[rpc], GatewayConfigService, { token: RPC_EXECUTOR[rpc], optional: true }, { token: RPC_GATE, optional: true }],
+    useFactory: (registry: MethodRegistry, config: GatewayConfigService, executor?: Executor, gate?: CallGate | null) => {
       const { dialect, policy, limits } = parts(config);
       const engine = new RpcEngine(dialect, registry, policy, limits);
       if (executor) engine.useExecutor(executor);
+      if (gate) engine.useGate(gate);
       return engine;
     },
   };

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { Caller } from './call-context';
 import type { RpcEngine } from './engine';
 import { WsRpcConnection, type WsKeepAlive } from './ws-connection';
 
@@ -12,6 +13,13 @@ export interface WsEndpointOptions {
   readonly keepAlive: WsKeepAlive;
   /** Called when a message over `maxPayload` arrives (counted as a refusal). */
   readonly onOversized?: () => void;
+}
+
+/** Who a WebSocket is from, as the transport admitted it, and what to do when it closes. */
+export interface WsSession {
+  readonly caller?: Caller;
+  /** Called once when the connection closes, or when the upgrade fails. */
+  readonly onClose?: () => void;
 }
 
 /**
@@ -34,8 +42,21 @@ export class WsEndpoint {
     return this.wss.clients.size;
   }
 
-  accept(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.serve(ws, req));
+  /** Completes the upgrade; every message of the connection is a call of `session.caller`. */
+  accept(req: IncomingMessage, socket: Duplex, head: Buffer, session: WsSession = {}): void {
+    if (session.onClose) {
+      // A handshake that fails destroys the socket without a WebSocket: release there too.
+      let closed = false;
+      const close = session.onClose;
+      const once = () => {
+        if (closed) return;
+        closed = true;
+        close();
+      };
+      socket.once('close', once);
+      session = { ...session, onClose: once };
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.serve(ws, req, session));
   }
 
   /** Graceful stop: every WebSocket is closed with 1001; those not gone within `graceMs` are cut. */
@@ -50,9 +71,11 @@ export class WsEndpoint {
     this.wss.close();
   }
 
-  private serve(ws: WebSocket, req: IncomingMessage): void {
+  private serve(ws: WebSocket, req: IncomingMessage, session: WsSession): void {
     const remote = `${req.socket.remoteAddress ?? 'unix'}:${req.socket.remotePort ?? 0}`;
+    const caller = session.caller;
     const connection = new WsRpcConnection(remote, ws, this.options.sendQueue, this.options.keepAlive);
+    if (session.onClose) connection.onClose(session.onClose);
     ws.on('error', (err: Error & { code?: string }) => {
       if (err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.options.onOversized?.();
       ws.terminate();
@@ -60,7 +83,7 @@ export class WsEndpoint {
     ws.on('message', (data: RawData) => {
       const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
       void this.engine
-        .handle(bytes.toString('utf8'), { transport: 'ws', remote, bytes: bytes.length, connection })
+        .handle(bytes.toString('utf8'), { transport: 'ws', remote, caller, bytes: bytes.length, connection })
         .then((reply) => (reply.body === undefined ? undefined : connection.send(reply.body)));
     });
   }

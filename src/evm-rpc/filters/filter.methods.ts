@@ -33,9 +33,9 @@ export class FilterMethods implements MethodSource {
     const group = 'eth';
     const id = [param('id', c.id)] as const;
     return [
-      defineMethod({ group, name: 'eth_newFilter', params: [param('criteria', c.filterCriteria)], handler: (a) => f.create('logs', a.criteria) }),
-      defineMethod({ group, name: 'eth_newBlockFilter', params: [], handler: () => f.create('blocks') }),
-      defineMethod({ group, name: 'eth_newPendingTransactionFilter', params: [], handler: () => f.create('pendingTransactions') }),
+      defineMethod({ group, name: 'eth_newFilter', params: [param('criteria', c.filterCriteria)], handler: (a, ctx) => f.create('logs', a.criteria, ctx.caller?.ip) }),
+      defineMethod({ group, name: 'eth_newBlockFilter', params: [], handler: (_a, ctx) => f.create('blocks', {}, ctx.caller?.ip) }),
+      defineMethod({ group, name: 'eth_newPendingTransactionFilter', params: [], handler: (_a, ctx) => f.create('pendingTransactions', {}, ctx.caller?.ip) }),
       defineMethod({ group, name: 'eth_getFilterChanges', params: id, handler: (a) => f.changes(a.id) }),
       defineMethod({ group, name: 'eth_getFilterLogs', params: id, handler: (a) => f.logs(a.id) }),
       defineMethod({ group, name: 'eth_uninstallFilter', params: id, handler: (a) => f.uninstall(a.id) }),

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, Optional, type OnModuleDestroy } from '@nestjs/common';
+import { AccessService } from '../../access/access.service';
 import { EVM_BACKEND, type EvmBackend, type LogFilter } from '../../backends/evm-backend';
 import { GatewayConfigService } from '../../config/gateway-config.service';
 import { MetricsService } from '../../metrics/metrics.service';
@@ -17,7 +18,7 @@ interface PollingFilter {
   /** Epoch ms after which the sweeper removes it, unless polled first. */
   deadline: number;
   items: Json[];
-  /** Ends the filter's count in the metrics (uninstalled or expired). */
+  /** Ends the filter's count in the metrics and frees its per-IP place (uninstalled or expired). */
   readonly ended: () => void;
 }
 
@@ -40,8 +41,10 @@ const NOT_COUNTED = (): void => undefined;
 const TYPE_NUMBERS: Record<FilterKind, number> = { logs: 1, pendingTransactions: 4, blocks: 5 };
 
 /**
- * The polling filters of all clients (one map, `filter-cap` in total), fed from the chain feed while
- * any exists. Items accumulate until polled with eth_getFilterChanges.
+ * The polling filters of all clients (one map, `filter-cap` in total, `[limits] max_filters_per_ip` per
+ * client address), fed from the chain feed while any exists. Items accumulate until polled with
+ * eth_getFilterChanges. Caps are checked and taken synchronously: filters created back to back (a
+ * batch, pipelined WebSocket messages) can never pass them.
  */
 @Injectable()
 export class PollingFilters implements BlockListener, OnModuleDestroy {
@@ -55,13 +58,20 @@ export class PollingFilters implements BlockListener, OnModuleDestroy {
     private readonly config: GatewayConfigService,
     @Inject(EVM_BACKEND) private readonly backend: EvmBackend,
     @Optional() private readonly metrics?: MetricsService,
+    @Optional() private readonly access?: AccessService,
   ) {}
 
-  create(kind: FilterKind, criteria: LogFilter = {}): string {
+  /** A new filter of the client at `ip` (undefined: not capped per address). */
+  create(kind: FilterKind, criteria: LogFilter = {}, ip?: string): string {
     if (this.filters.size >= this.config.jsonRpc['filter-cap']) throw new ApplicationError(CAP_ERRORS[kind]);
     if (kind === 'logs') checkLiveRange(criteria);
+    const place = this.takeIpPlace(ip);
     const id = newRpcId();
-    const ended = this.metrics?.filterInstalled(METRIC_KINDS[kind]) ?? NOT_COUNTED;
+    const counted = this.metrics?.filterInstalled(METRIC_KINDS[kind]) ?? NOT_COUNTED;
+    const ended = () => {
+      counted();
+      place();
+    };
     this.filters.set(id, { kind, criteria, deadline: Date.now() + FILTER_TIMEOUT_MS, items: [], ended });
     this.follow();
     return id;
@@ -119,6 +129,16 @@ export class PollingFilters implements BlockListener, OnModuleDestroy {
     for (const filter of this.filters.values()) filter.ended();
     this.filters.clear();
     this.unfollowIfIdle();
+  }
+
+  private takeIpPlace(ip: string | undefined): () => void {
+    if (this.access === undefined || ip === undefined) return NOT_COUNTED;
+    const place = this.access.takeIpPlace('evm', 'filters', ip);
+    if (place === undefined) {
+      const { key, max } = this.access.capOf('filters');
+      throw new ApplicationError(`${key} ${max} reached`);
+    }
+    return place;
   }
 
   private get(id: string): PollingFilter {

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { AccessService } from '../../access/access.service';
 import { EVM_BACKEND, type EvmBackend, type LogFilter } from '../../backends/evm-backend';
 import { MetricsService } from '../../metrics/metrics.service';
 import type { CallContext, NotificationPort } from '../../rpc/call-context';
@@ -56,6 +57,7 @@ export class SubscriptionMethods implements MethodSource {
     private readonly feed: ChainFeed,
     @Inject(EVM_BACKEND) private readonly b: EvmBackend,
     @Optional() private readonly metrics?: MetricsService,
+    @Optional() private readonly access?: AccessService,
   ) {}
 
   methods(): AnyMethod[] {
@@ -114,10 +116,16 @@ export class SubscriptionMethods implements MethodSource {
     // websocketOnly keeps HTTP calls out; this only guards a transport without notifications.
     if (!ctx.notifications) throw new ApplicationError('notifications not supported');
     const port = ctx.notifications;
+    // `[limits] max_subscriptions_per_ip`, taken synchronously: pipelined eth_subscribe calls cannot pass it.
+    const place = this.takeIpPlace(ctx.caller?.ip);
     const id = newRpcId();
     const stream = port.stream(id);
     const send = (result: Json) => stream.send(JSON.stringify(result));
-    const ended = this.metrics?.subscriptionOpened('evm', plan.kind) ?? NOT_COUNTED;
+    const counted = this.metrics?.subscriptionOpened('evm', plan.kind) ?? NOT_COUNTED;
+    const ended = () => {
+      counted();
+      place();
+    };
     const listener: BlockListener = {
       onBlock: (block) => plan.produce(block, send),
       onOverflow: () => {
@@ -133,6 +141,16 @@ export class SubscriptionMethods implements MethodSource {
       ended();
     });
     return id;
+  }
+
+  private takeIpPlace(ip: string | undefined): () => void {
+    if (this.access === undefined || ip === undefined) return NOT_COUNTED;
+    const place = this.access.takeIpPlace('evm', 'subscriptions', ip);
+    if (place === undefined) {
+      const { key, max } = this.access.capOf('subscriptions');
+      throw new ApplicationError(`${key} ${max} reached`);
+    }
+    return place;
   }
 
   private unsubscribe(id: string, ctx: CallContext): boolean {

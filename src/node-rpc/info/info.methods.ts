@@ -1,6 +1,8 @@
 import type { NodeBackend } from '../../backends/node-backend';
+import type { GatewayConfigService } from '../../config/gateway-config.service';
 import type { JsonObject } from '../../rpc/json';
 import { defineMethod, IMMUTABLE, LATEST, NEVER, optional, param, type AnyMethod, type CacheRule } from '../../rpc/method';
+import { queryCaps } from '../query-caps';
 import { txHeightOf } from '../tx-height';
 import { bool, bytes, hexbytes, int, int64, string, uint } from '../params/codecs';
 
@@ -10,8 +12,9 @@ const atHeight = { cache: (a: { height?: bigint }): CacheRule => (a.height === u
 const foundBy = (field: string): CacheRule => ({ kind: 'immutable', keep: (r) => (r as JsonObject)?.[field] !== null });
 
 /** The Info category of CometBFT's routes: chain, blocks, validators, consensus and index reads. */
-export function infoMethods(b: NodeBackend): AnyMethod[] {
+export function infoMethods(b: NodeBackend, config: GatewayConfigService): AnyMethod[] {
   const read = { group: 'info', idempotent: true, forward: true } as const;
+  const validate = queryCaps(config);
   return [
     defineMethod({ ...read, name: 'health', params: [], forward: false, handler: () => b.health() }),
     defineMethod({ ...read, name: 'status', params: [], cache: () => LATEST, handler: () => b.status() }),
@@ -64,12 +67,14 @@ export function infoMethods(b: NodeBackend): AnyMethod[] {
       name: 'tx_search',
       params: [param('query', string), param('prove', bool), optional('page', int), optional('per_page', int), param('order_by', string)],
       cache: () => NEVER,
+      validate,
       handler: (a) => b.txSearch(a.query, a.prove, a.page, a.per_page, a.order_by),
     }),
     defineMethod({
       ...read,
       name: 'block_search',
       params: [param('query', string), optional('page', int), optional('per_page', int), param('order_by', string)],
+      validate,
       handler: (a) => b.blockSearch(a.query, a.page, a.per_page, a.order_by),
     }),
   ];

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
+import { AccessService } from '../../access/access.service';
 import { NODE_BACKEND, type NodeBackend } from '../../backends/node-backend';
 import { GatewayConfigService } from '../../config/gateway-config.service';
 import { EventBus, type BusEvent } from '../../events/event-bus';
@@ -11,9 +12,13 @@ import { defineMethod, param, type AnyMethod } from '../../rpc/method';
 import type { MethodSource } from '../../rpc/registration';
 import { SubscriptionCanceledError } from '../node-errors';
 import { string } from '../params/codecs';
+import { queryCaps } from '../query-caps';
 import { EventPayloads } from './event-payloads';
 
-const MAX_QUERY_LENGTH = 512;
+/** What a subscription holds until it ends: its backend feed, its metrics count, its per-IP place. */
+interface Hold {
+  release: () => void;
+}
 /** How long CometBFT waits to hand an event to a slow client's connection. */
 export const SLOW_CLIENT_TIMEOUT_MS = 10_000;
 /** Injection token of the slow-client timeout (tests shorten it). */
@@ -21,13 +26,15 @@ export const SLOW_CLIENT_TIMEOUT = Symbol('SLOW_CLIENT_TIMEOUT');
 
 /**
  * subscribe / unsubscribe / unsubscribe_all over WebSocket. The subscriber is the connection (its
- * remote ip:port); events reuse the subscribe request's id, as CometBFT sends them.
+ * remote ip:port); events reuse the subscribe request's id, as CometBFT sends them. Every limit is
+ * checked and its place taken before the first await, so subscribes pipelined on one connection (or
+ * many) can never pass it together.
  */
 @Injectable()
 export class SubscriptionMethods implements MethodSource {
   private readonly watched = new Set<string>();
-  /** Releases of the backend's event feeds, per subscriber and normalized query. */
-  private readonly feeds = new Map<string, Map<string, () => void>>();
+  /** Per subscriber, per normalized query: what each subscription holds, from its admission on. */
+  private readonly held = new Map<string, Map<string, Hold>>();
   private readonly payloads = new EventPayloads();
 
   constructor(
@@ -36,12 +43,13 @@ export class SubscriptionMethods implements MethodSource {
     private readonly config: GatewayConfigService,
     @Optional() private readonly metrics?: MetricsService,
     @Optional() @Inject(SLOW_CLIENT_TIMEOUT) private readonly slowClientTimeoutMs = SLOW_CLIENT_TIMEOUT_MS,
+    @Optional() private readonly access?: AccessService,
   ) {}
 
   methods(): AnyMethod[] {
     const base = { group: 'events', websocketOnly: true } as const;
     return [
-      defineMethod({ ...base, name: 'subscribe', params: [param('query', string)], handler: (a, ctx) => this.subscribe(a.query, ctx) }),
+      defineMethod({ ...base, name: 'subscribe', params: [param('query', string)], validate: queryCaps(this.config), handler: (a, ctx) => this.subscribe(a.query, ctx) }),
       defineMethod({ ...base, name: 'unsubscribe', params: [param('query', string)], handler: (a, ctx) => this.unsubscribe(a.query, ctx) }),
       defineMethod({ ...base, name: 'unsubscribe_all', params: [], handler: (_a, ctx) => this.unsubscribeAll(ctx) }),
     ];
@@ -51,10 +59,11 @@ export class SubscriptionMethods implements MethodSource {
     const port = this.portOf(ctx);
     const rpc = this.config.rpc;
     const subscriber = port.subscriber;
-    const subscriptions = this.bus.numClientSubscriptions(subscriber);
+    const mine = this.held.get(subscriber);
+    const subscriptions = mine?.size ?? 0;
     // Counts WebSocket clients only: the gateway's own bus readers (EVM filters, broadcast_tx_commit)
     // must not use up the clients' allowance.
-    if (subscriptions === 0 && this.feeds.size >= rpc.max_subscription_clients) {
+    if (subscriptions === 0 && this.held.size >= rpc.max_subscription_clients) {
       this.metrics?.refuse('node', 'limit', 'max_subscription_clients');
       throw new ApplicationError(`max_subscription_clients ${rpc.max_subscription_clients} reached`);
     }
@@ -64,8 +73,24 @@ export class SubscriptionMethods implements MethodSource {
     }
     const query = this.parse(text);
     const key = query.toString();
-    if (this.bus.hasSubscription(subscriber, key)) throw new ApplicationError('already subscribed');
-    const release = await this.backend.feedEvents(key);
+    if (mine?.has(key) || this.bus.hasSubscription(subscriber, key)) throw new ApplicationError('already subscribed');
+    const place = this.takeIpPlace(ctx);
+    // Held from here on: the next subscribe, pipelined behind this one, counts it.
+    const hold: Hold = { release: place };
+    this.hold(subscriber, key, hold);
+    this.watch(port);
+    let release: () => void;
+    try {
+      release = await this.backend.feedEvents(key);
+    } catch (err) {
+      this.releaseFeed(subscriber, key);
+      throw err;
+    }
+    if (this.held.get(subscriber)?.get(key) !== hold) {
+      // The connection closed (or the query was unsubscribed) while the feed was being set up.
+      release();
+      throw new ApplicationError('subscription was canceled (reason: client gone)');
+    }
     const stream = port.stream(key);
     const head = this.payloads.head(text);
     const cancelled = (reason: string) => {
@@ -79,18 +104,35 @@ export class SubscriptionMethods implements MethodSource {
       this.bus.unsubscribe(subscriber, key);
       cancelled('slow client');
     };
-    this.bus.subscribe(subscriber, query, {
-      bufferSize: rpc.experimental_subscription_buffer_size,
-      onEvent: (ev: BusEvent) => stream.send([head, this.payloads.tail(ev)], this.slowClientTimeoutMs)?.then(slow),
-      onCancel: cancelled,
-    });
     const ended = this.metrics?.subscriptionOpened('node', nodeSubscriptionKind(query));
-    this.rememberFeed(subscriber, key, () => {
+    hold.release = () => {
       release();
       ended?.();
-    });
-    this.watch(port);
+      place();
+    };
+    try {
+      this.bus.subscribe(subscriber, query, {
+        bufferSize: rpc.experimental_subscription_buffer_size,
+        onEvent: (ev: BusEvent) => stream.send([head, this.payloads.tail(ev)], this.slowClientTimeoutMs)?.then(slow),
+        onCancel: cancelled,
+      });
+    } catch (err) {
+      this.releaseFeed(subscriber, key);
+      throw err;
+    }
     return {};
+  }
+
+  /** A place of `[limits] max_subscriptions_per_ip` for the caller's address (a no-op release when uncapped). */
+  private takeIpPlace(ctx: CallContext): () => void {
+    const ip = ctx.caller?.ip;
+    if (this.access === undefined || ip === undefined) return NO_PLACE;
+    const place = this.access.takeIpPlace('node', 'subscriptions', ip);
+    if (place === undefined) {
+      const { key, max } = this.access.capOf('subscriptions');
+      throw new ApplicationError(`${key} ${max} reached`);
+    }
+    return place;
   }
 
   private unsubscribe(text: string, ctx: CallContext): Record<string, never> {
@@ -109,7 +151,6 @@ export class SubscriptionMethods implements MethodSource {
   }
 
   private parse(text: string): Query {
-    if (text.length > MAX_QUERY_LENGTH) throw new ApplicationError('maximum query length exceeded');
     try {
       return parseQuery(text);
     } catch (err) {
@@ -142,21 +183,25 @@ export class SubscriptionMethods implements MethodSource {
     });
   }
 
-  private rememberFeed(subscriber: string, key: string, release: () => void): void {
-    let mine = this.feeds.get(subscriber);
-    if (!mine) this.feeds.set(subscriber, (mine = new Map()));
-    mine.set(key, release);
+  private hold(subscriber: string, key: string, hold: Hold): void {
+    let mine = this.held.get(subscriber);
+    if (!mine) this.held.set(subscriber, (mine = new Map()));
+    mine.set(key, hold);
   }
 
   private releaseFeed(subscriber: string, key: string): void {
-    const mine = this.feeds.get(subscriber);
-    mine?.get(key)?.();
+    const mine = this.held.get(subscriber);
+    const hold = mine?.get(key);
     mine?.delete(key);
-    if (mine?.size === 0) this.feeds.delete(subscriber);
+    if (mine?.size === 0) this.held.delete(subscriber);
+    hold?.release();
   }
 
   private releaseAll(subscriber: string): void {
-    for (const release of this.feeds.get(subscriber)?.values() ?? []) release();
-    this.feeds.delete(subscriber);
+    const mine = this.held.get(subscriber);
+    this.held.delete(subscriber);
+    for (const hold of mine?.values() ?? []) hold.release();
   }
 }
+
+const NO_PLACE = (): void => undefined;

@@ -20,6 +20,8 @@ const DEFAULTS: Omit<AppConfig, 'home'> = {
     plugins: { ...CONFIG_TABLES.plugins.defaults, tables: {} },
     log: CONFIG_TABLES.log.defaults,
     upstream: { settings: UPSTREAM_DEFAULTS, nodes: [], evm: [] },
+    access: { ...CONFIG_TABLES.access.defaults, rate: [] },
+    limits: CONFIG_TABLES.limits.defaults,
   },
 };
 

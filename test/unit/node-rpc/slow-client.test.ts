@@ -46,7 +46,7 @@ async function subscribed(closeOnSlowClient: boolean) {
   const bus = new EventBus();
   const backend = { feedEvents: async () => () => undefined } as unknown as NodeBackend;
   const rpc = { max_subscription_clients: 100, max_subscriptions_per_client: 5, experimental_subscription_buffer_size: 200, experimental_close_on_slow_client: closeOnSlowClient };
-  const config = { rpc } as unknown as GatewayConfigService;
+  const config = { rpc, gateway: { limits: { max_query_length: 512, max_query_conditions: 20 } } } as unknown as GatewayConfigService;
   const registry = new MethodRegistry();
   registry.registerAll(new SubscriptionMethods(bus, backend, config, undefined, TIMEOUT_MS).methods());
   const engine = new RpcEngine(

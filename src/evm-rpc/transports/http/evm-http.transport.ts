@@ -1,7 +1,11 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnModuleInit } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AccessService, keyRefusalStatus } from '../../../access/access.service';
+import { enter, retryAfterSeconds, type Entry } from '../../../access/door';
 import { GatewayConfigService } from '../../../config/gateway-config.service';
+import type { Caller } from '../../../rpc/call-context';
 import type { RpcEngine } from '../../../rpc/engine';
+import { errorAnswer } from '../../../rpc/envelope';
 import { readBody } from '../../../rpc/http/body-reader';
 import { corsOf, RS_CORS_DEFAULT, type HeaderList } from '../../../rpc/http/cors';
 import { emptyReply, httpError } from '../../../rpc/http/plain-replies';
@@ -21,6 +25,7 @@ export class EvmHttpTransport implements OnModuleInit {
     @Inject(RPC_ENGINE.evm) private readonly engine: RpcEngine,
     private readonly config: GatewayConfigService,
     private readonly listeners: Listeners,
+    @Optional() private readonly access?: AccessService,
   ) {}
 
   onModuleInit(): void {
@@ -41,36 +46,55 @@ export class EvmHttpTransport implements OnModuleInit {
     const preflight = this.cors.preflight(req.method, req.headers);
     if (preflight) return emptyReply(res, 204, preflight);
     const cors = this.cors.headers(req.method, req.headers);
-    const url = req.url ?? '';
+    const entry = enter(this.access, req);
+    if (entry instanceof Promise) entry.then((e) => this.admitted(req, res, e, cors), (err: Error) => httpError(res, 500, err.message, cors));
+    else this.admitted(req, res, entry, cors);
+  }
+
+  private admitted(req: IncomingMessage, res: ServerResponse, entry: Entry, cors: HeaderList): void {
+    const url = entry.url;
     const q = url.indexOf('?');
     if ((q < 0 ? url : url.slice(0, q)) !== '/') return httpError(res, 404, '404 page not found', cors);
     if (req.method !== 'POST') return emptyReply(res, 405, cors);
+    if ('refused' in entry) {
+      this.access?.refused('evm', entry.refused);
+      res.shouldKeepAlive = false;
+      const status = keyRefusalStatus(entry.refused);
+      const body = Buffer.from(errorAnswer('null', this.engine.dialect.unauthorized(entry.refused)) + '\n');
+      const auth = status === 401 ? ['WWW-Authenticate', 'Bearer'] : [];
+      res.writeHead(status, ['Content-Type', 'application/json', 'Content-Length', String(body.length), ...auth, ...cors]);
+      res.end(body);
+      return;
+    }
     const refusal = refuseRequest(req.headers);
     if (refusal) return httpError(res, refusal.status, refusal.text, cors);
+    const caller = entry.caller;
     readBody(req, MAX_BODY_BYTES, (text) => {
       if (text === undefined) {
         res.shouldKeepAlive = false;
         return httpError(res, 413, `content length too large (>${MAX_BODY_BYTES})`, cors);
       }
-      this.serve(req, res, text, cors);
+      this.serve(req, res, caller, text, cors);
     });
   }
 
-  private serve(req: IncomingMessage, res: ServerResponse, text: string, cors: HeaderList): void {
+  private serve(req: IncomingMessage, res: ServerResponse, caller: Caller, text: string, cors: HeaderList): void {
     const socket = req.socket;
     const timeoutMs = this.config.jsonRpc['http-timeout'];
     this.engine
       .handle(text, {
         transport: 'jsonrpc',
         remote: `${socket.remoteAddress ?? 'unix'}:${socket.remotePort ?? 0}`,
+        caller,
         bytes: Buffer.byteLength(text),
         deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined,
       })
       .then(
         (reply) => {
           const body = Buffer.from(reply.body === undefined ? '' : reply.body + '\n');
-          // go-ethereum's media type, with no charset parameter.
-          res.writeHead(200, ['Content-Type', 'application/json', 'Content-Length', String(body.length), ...cors]);
+          // go-ethereum's media type, with no charset parameter. Every call refused at a rate limit: 429.
+          const limited = reply.retryAfterMs === undefined ? [] : ['Retry-After', retryAfterSeconds(reply.retryAfterMs)];
+          res.writeHead(limited.length > 0 ? 429 : 200, ['Content-Type', 'application/json', 'Content-Length', String(body.length), ...limited, ...cors]);
           res.end(body);
         },
         (err: Error) => httpError(res, 400, err.message, cors),

@@ -1,8 +1,12 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnModuleInit } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { AccessService, keyRefusalStatus } from '../../../access/access.service';
+import { enter, type Entry } from '../../../access/door';
 import { GatewayConfigService } from '../../../config/gateway-config.service';
 import type { RpcEngine } from '../../../rpc/engine';
+import { errorAnswer } from '../../../rpc/envelope';
+import { LimitError } from '../../../rpc/errors';
 import { Listeners } from '../../../rpc/listeners';
 import { RPC_ENGINE } from '../../../rpc/registration';
 import { WsEndpoint } from '../../../rpc/ws-endpoint';
@@ -20,6 +24,12 @@ function refuseUpgrade(socket: Duplex, status: string, text: string, headers: Re
   socket.end(`HTTP/1.1 ${status}\r\n${lines.join('')}\r\n${text}\n`);
 }
 
+/** A refused handshake with a JSON-RPC error body. */
+function refuseJson(socket: Duplex, status: string, body: string, headers: Record<string, string>): void {
+  const lines = Object.entries({ 'Content-Type': 'application/json', ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).map(([k, v]) => `${k}: ${v}\r\n`);
+  socket.end(`HTTP/1.1 ${status}\r\n${lines.join('')}\r\n${body}`);
+}
+
 /**
  * The EVM RPC over WebSocket on `ws-address`, path `/`: every message is a JSON-RPC body (a call, a
  * notification or a batch) answered as go-ethereum's own WebSocket server answers it.
@@ -29,9 +39,10 @@ export class EvmWsTransport implements OnModuleInit {
   private readonly websockets: WsEndpoint;
 
   constructor(
-    @Inject(RPC_ENGINE.evm) engine: RpcEngine,
+    @Inject(RPC_ENGINE.evm) private readonly engine: RpcEngine,
     private readonly config: GatewayConfigService,
     private readonly listeners: Listeners,
+    @Optional() private readonly access?: AccessService,
   ) {
     // cosmos-evm's largest message, and go-ethereum's send queue.
     this.websockets = new WsEndpoint(engine, { maxPayload: 1024 * 1024, sendQueue: 256, keepAlive: KEEP_ALIVE });
@@ -58,8 +69,25 @@ export class EvmWsTransport implements OnModuleInit {
   }
 
   private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    if ((req.url ?? '').split('?')[0] !== '/') return refuseUpgrade(socket, '404 Not Found', '404 page not found', {});
+    const entry = enter(this.access, req);
+    if (entry instanceof Promise) entry.then((e) => this.upgrade(req, socket, head, e), () => socket.destroy());
+    else this.upgrade(req, socket, head, entry);
+  }
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, entry: Entry): void {
+    if (entry.url.split('?')[0] !== '/') return refuseUpgrade(socket, '404 Not Found', '404 page not found', {});
     if (!originAllowed(req.headers.origin, this.config.jsonRpc['ws-origins'])) return refuseUpgrade(socket, '403 Forbidden', 'Forbidden', WS_VERSION);
-    this.websockets.accept(req, socket, head);
+    if ('refused' in entry) {
+      this.access?.refused('evm', entry.refused);
+      const status = keyRefusalStatus(entry.refused);
+      const body = errorAnswer('null', this.engine.dialect.unauthorized(entry.refused));
+      return refuseJson(socket, status === 401 ? '401 Unauthorized' : '503 Service Unavailable', body, status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {});
+    }
+    const release = this.access?.takeIpPlace('evm', 'ws', entry.caller.ip);
+    if (this.access && !release) {
+      const { key, max } = this.access.capOf('ws');
+      return refuseJson(socket, '429 Too Many Requests', errorAnswer('null', new LimitError(key, 'limit exceeded', -32005, `${key} ${max} reached`)), {});
+    }
+    this.websockets.accept(req, socket, head, { caller: entry.caller, onClose: release });
   }
 }
