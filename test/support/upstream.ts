@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { startGateway } from '../../src/bootstrap';
 import { NODE_BACKEND } from '../../src/backends/node-backend';
 import type { UpstreamNodeBackend } from '../../src/backends/upstream/upstream-node-backend';
@@ -127,5 +129,161 @@ export class TcpProxy {
 
   async close(): Promise<void> {
     await this.kill();
+  }
+}
+
+/**
+ * A TCP proxy that holds every chunk a client sends for `delayMs` before passing it on (answers come
+ * back at once): an upstream made uniformly slow. `requests(text)` counts the chunks that contained
+ * `text` (a method name), i.e. the requests of that method it saw.
+ */
+export class DelayProxy {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  private readonly seen = new Map<string, number>();
+  port = 0;
+
+  constructor(
+    private readonly targetPort: number,
+    private readonly delayMs: number,
+    /** Method names to count. */
+    private readonly watched: readonly string[] = [],
+  ) {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  requests(method: string): number {
+    return this.seen.get(method) ?? 0;
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((client) => {
+      const upstream = connect(this.targetPort, '127.0.0.1');
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => undefined);
+      }
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+      client.on('data', (chunk: Buffer) => {
+        const text = chunk.toString('latin1');
+        for (const m of this.watched) if (text.includes(`"${m}"`)) this.seen.set(m, (this.seen.get(m) ?? 0) + 1);
+        // Equal delays fire in order, so the byte stream stays in order.
+        setTimeout(() => upstream.destroyed || upstream.write(chunk), this.delayMs);
+      });
+      upstream.pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as { port: number }).port;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+export interface UpstreamGatewayProcess {
+  readonly pid: number;
+  readonly home: string;
+  /** The EVM JSON-RPC over HTTP. */
+  readonly evmUrl: string;
+  /** Messages of the JSON log lines so far. */
+  readonly logs: string[];
+  /** Writes `toml` as its config/gateway.toml and sends SIGHUP. */
+  reload(toml: string): void;
+  /** Resolves at the first log message (from now on, or already logged after `since` lines) matching `re`. */
+  waitForLog(re: RegExp, timeoutMs?: number, since?: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+const ROOT = join(__dirname, '..', '..');
+
+/**
+ * `rpc-gateway start` in a process of its own (sources compiled on load, as gateway-process.ts does) on
+ * a home whose gateway.toml is `toml`, with the EVM JSON-RPC on an ephemeral port: for tests that send
+ * it SIGHUP.
+ */
+export async function startUpstreamGatewayProcess(toml: string, flags: Record<string, string> = {}, timeoutMs = 60_000): Promise<UpstreamGatewayProcess> {
+  const home = mkdtempSync(join(tmpdir(), 'rpcgw-upproc-'));
+  mkdirSync(join(home, 'config'));
+  const configFile = join(home, 'config', 'gateway.toml');
+  writeFileSync(configFile, toml);
+  const settings = {
+    'rpc.laddr': 'tcp://127.0.0.1:0',
+    'json-rpc.enable': 'true',
+    'json-rpc.address': '127.0.0.1:0',
+    'json-rpc.ws-address': '127.0.0.1:0',
+    'json-rpc.api': 'eth,net,web3',
+    ...flags,
+  };
+  const args = ['-r', join(ROOT, 'test', 'support', 'register-ts.js'), join(ROOT, 'src', 'main.ts'), 'start', '--home', home];
+  for (const [key, value] of Object.entries(settings)) args.push('--set', `${key}=${value}`);
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const logs: string[] = [];
+  const waiters = new Set<(msg: string) => void>();
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  createInterface({ input: child.stdout! }).on('line', (line) => {
+    let msg = '';
+    try {
+      msg = String((JSON.parse(line) as { msg?: unknown }).msg ?? '');
+    } catch {
+      return;
+    }
+    logs.push(msg);
+    for (const w of [...waiters]) w(msg);
+  });
+  const waitForLog = (re: RegExp, ms = 30_000, since = logs.length): Promise<string> => {
+    const already = logs.slice(since).find((m) => re.test(m));
+    if (already !== undefined) return Promise.resolve(already);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`no log line matching ${re} within ${ms} ms: ${stderr}\n${logs.slice(-20).join('\n')}`));
+      }, ms);
+      const check = (msg: string) => {
+        if (!re.test(msg)) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        resolve(msg);
+      };
+      waiters.add(check);
+      child.once('exit', (code) => {
+        if (!waiters.delete(check)) return;
+        clearTimeout(timer);
+        reject(new Error(`the gateway exited with ${code}: ${stderr}`));
+      });
+    });
+  };
+  try {
+    const line = await waitForLog(/^EVM JSON-RPC listening on /, timeoutMs, 0);
+    const evmUrl = line.slice('EVM JSON-RPC listening on '.length).split(' ')[0];
+    return {
+      pid: child.pid!,
+      home,
+      evmUrl,
+      logs,
+      reload(text: string) {
+        writeFileSync(configFile, text);
+        child.kill('SIGHUP');
+      },
+      waitForLog,
+      async close() {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        await exited;
+        rmSync(home, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    child.kill('SIGKILL');
+    await exited;
+    rmSync(home, { recursive: true, force: true });
+    throw err;
   }
 }

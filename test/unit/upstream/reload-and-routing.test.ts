@@ -94,7 +94,7 @@ describe('UpstreamPool reload', () => {
     const a = await node(7);
     const b = await node(7);
     const p = await pool([{ name: 'a', url: a.url }]);
-    await p.reload([{ name: 'b', url: b.url }]);
+    await p.reload([{ name: 'b', url: b.url, weight: 1 }]);
     expect(p.upstreams.map((u) => [u.name, u.healthy, u.downReason])).toEqual([['b', true, '']]);
     await p.request(uncached(1));
     expect([a.reads, b.reads]).toEqual([0, 1]);
@@ -103,13 +103,13 @@ describe('UpstreamPool reload', () => {
   it('keeps serving from the old list while none of the new one is healthy, and switches once one is', async () => {
     const a = await node(7);
     const p = await pool([{ name: 'a', url: a.url }]);
-    const reloaded = p.reload([{ name: 'dead', url: 'http://127.0.0.1:1' }]);
+    const reloaded = p.reload([{ name: 'dead', url: 'http://127.0.0.1:1', weight: 1 }]);
     await new Promise((r) => setTimeout(r, 150));
     expect(p.upstreams.map((u) => u.name)).toEqual(['a']);
     expect(await p.request(uncached(1))).toEqual({ chain: 7 });
     // A newer reload supersedes the waiting one.
     const b = await node(7);
-    await p.reload([{ name: 'b', url: b.url }]);
+    await p.reload([{ name: 'b', url: b.url, weight: 1 }]);
     await reloaded;
     expect(p.upstreams.map((u) => u.name)).toEqual(['b']);
   });
@@ -121,7 +121,7 @@ describe('UpstreamPool reload', () => {
     a.delay = 300;
     const pending = p.request(uncached(1));
     await new Promise((r) => setTimeout(r, 50));
-    await p.reload([{ name: 'b', url: b.url }]);
+    await p.reload([{ name: 'b', url: b.url, weight: 1 }]);
     expect(await pending).toEqual({ chain: 7 });
     expect([a.reads, b.reads]).toEqual([1, 0]);
   });
@@ -132,7 +132,7 @@ describe('UpstreamPool reload', () => {
     const p = await pool([{ name: 'a', url: a.url }]);
     expect(await p.request(chainIdRead)).toBe('0x7');
     expect(p.chain).toBe('7');
-    await p.reload([{ name: 'b', url: b.url }]);
+    await p.reload([{ name: 'b', url: b.url, weight: 1 }]);
     expect(await p.request(chainIdRead)).toBe('0x8');
     expect([p.chain, p.stats().chain_changes]).toEqual(['8', 1]);
   });
@@ -142,8 +142,8 @@ describe('UpstreamPool reload', () => {
     const b = await node(8);
     const p = await pool([{ name: 'a', url: a.url }]);
     await p.reload([
-      { name: 'a', url: a.url },
-      { name: 'b', url: b.url },
+      { name: 'a', url: a.url, weight: 1 },
+      { name: 'b', url: b.url, weight: 1 },
     ]);
     expect(p.upstreams.map((u) => [u.name, u.healthy, u.downReason])).toEqual([
       ['a', true, ''],
