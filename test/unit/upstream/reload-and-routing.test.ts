@@ -12,6 +12,17 @@ import { candidates } from '../../../src/backends/upstream/router';
 import { Upstream } from '../../../src/backends/upstream/upstream';
 import { UpstreamPool, type PoolRequest } from '../../../src/backends/upstream/upstream-pool';
 import { UPSTREAM_DEFAULTS, type UpstreamSettings } from '../../../src/config/upstream-config';
+import { declareFamilies } from '../../../src/metrics/metric-families';
+import { UpstreamMetrics } from '../../../src/metrics/upstream-metrics';
+import { Registry } from 'prom-client';
+import { Exposition } from '../metrics/exposition';
+
+/** The upstream families of a registry watching `pool`, scraped on demand. */
+function watched(pool: UpstreamPool): () => Promise<Exposition> {
+  const registry = new Registry();
+  pool.watchedBy(new UpstreamMetrics(declareFamilies(registry, 'rpcgw_')), 'evm');
+  return async () => new Exposition(await registry.metrics());
+}
 
 interface FakeNode {
   readonly url: string;
@@ -132,9 +143,11 @@ describe('UpstreamPool reload', () => {
     const p = await pool([{ name: 'a', url: a.url }]);
     expect(await p.request(chainIdRead)).toBe('0x7');
     expect(p.chain).toBe('7');
+    const metrics = watched(p);
     await p.reload([{ name: 'b', url: b.url, weight: 1 }]);
     expect(await p.request(chainIdRead)).toBe('0x8');
     expect([p.chain, p.stats().chain_changes]).toEqual(['8', 1]);
+    expect((await metrics()).value('rpcgw_upstream_chain_changes_total', { interface: 'evm' })).toBe(1);
   });
 
   it('quarantines an upstream of another chain (a tie keeps the pool on its chain), and never caches its answers', async () => {
@@ -150,6 +163,8 @@ describe('UpstreamPool reload', () => {
       ['b', false, 'wrong-chain'],
     ]);
     expect(p.upstreams[1].lastError).toBe('chain 8, the pool serves 7');
+    const metrics = await watched(p)();
+    expect([metrics.value('rpcgw_upstream_wrong_chain', { interface: 'evm', upstream: 'a' }), metrics.value('rpcgw_upstream_wrong_chain', { interface: 'evm', upstream: 'b' })]).toEqual([0, 1]);
     for (let i = 0; i < 5; i++) expect(await p.request(uncached(i))).toEqual({ chain: 7 });
     // The node behind a's URL moves to chain 8: it is quarantined, the pool does not follow it.
     a.chainId = 8;
