@@ -10,7 +10,7 @@ export function splitKeyPath(url: string): { readonly key?: string; readonly url
   if (!url.startsWith(PREFIX)) return { url };
   const rest = url.slice(PREFIX.length);
   const end = rest.search(/[/?]/);
-  const key = decodeURIComponent(end < 0 ? rest : rest.slice(0, end));
+  const key = decode(end < 0 ? rest : rest.slice(0, end));
   const tail = end < 0 ? '' : rest.slice(end);
   return { key, url: tail.startsWith('/') ? tail : `/${tail}` };
 }
@@ -26,4 +26,13 @@ export function presentedKey(headers: IncomingHttpHeaders, pathKey: string | und
   const apiKey = Array.isArray(header) ? header[0] : header;
   if (apiKey !== undefined && apiKey.trim() !== '') return apiKey.trim();
   return pathKey === '' ? undefined : pathKey;
+}
+
+/** Percent-decoded, or as written when it is not valid percent-encoding (no key then matches it). */
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
