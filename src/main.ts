@@ -14,6 +14,7 @@ import { createPlainDestination, resolveLogOutput, type LogOutput } from './logg
 import { renderBanner, summarizeGateway } from './logging/startup-banner';
 import { loadPlugins, pluginNamespaces } from './plugins/loader';
 import { formatPluginListing, listPlugins } from './plugins/plugin-listing';
+import { startWorker } from './queue/worker-process';
 
 /**
  * `rpc-gateway start --home DIR [flags]`: load the configuration, start the gateway, stop on signals.
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
     process.stdout.write(formatPluginListing(listPlugins(loadPlugins(config.gateway.plugins, config.home), config)));
     return;
   }
+  if (cli.command === 'worker') return runWorker(config);
   const output = resolveLogOutput(config.gateway.log.format, process.stdout, process.env);
   const gateway = await startGateway(config, output.plain ? { logDestination: createPlainDestination({ color: output.color }) } : {});
   const logger = new Logger('Gateway');
@@ -77,6 +79,23 @@ async function announce(gateway: RunningGateway, config: AppConfig, output: LogO
     home: summary.home,
   });
   return undefined;
+}
+
+/** `rpc-gateway worker`: the queue's workers only; a signal stops taking jobs and lets those under way finish. */
+async function runWorker(config: Parameters<typeof startWorker>[0]): Promise<void> {
+  const worker = await startWorker(config);
+  const logger = new Logger('Worker');
+  logger.log(`broadcast queue worker running (home ${config.home})${worker.metricsUrl ? `; metrics on ${worker.metricsUrl}` : ''}`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.log(`${signal}: finishing the deliveries under way`);
+    await worker.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
 main().catch((err: unknown) => {

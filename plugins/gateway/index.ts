@@ -1,15 +1,14 @@
 /**
  * The operator's namespace on the EVM interface: `gateway_*` reads of the gateway itself (its upstream
- * pools, its response cache, its version, its effective config and its plugins). They are answered by
- * this gateway, never by an upstream, are never cached, and are all unsafe: served only where the
- * operator opens them with `[rpc] unsafe = true` AND lists `gateway` in `[json-rpc] api`.
+ * pools, its response cache, its broadcast queue, its version, its effective config and its plugins).
+ * They are answered by this gateway, never by an upstream, are never cached, and are all unsafe: served
+ * only where the operator opens them with `[rpc] unsafe = true` AND lists `gateway` in `[json-rpc] api`.
  *
  * The JSON shapes (lower_snake_case, as the gateway's other operator output) are in `shapes.ts` and
- * docs/plugins.md, "Shipped plugins". `gateway_queue` (the broadcast queue's depth and state) is left
- * out until the gateway has a broadcast queue to describe.
+ * docs/plugins.md, "Shipped plugins".
  */
 import { definePlugin, defineMethod, NEVER, PLUGIN_API_VERSION, type AnyMethod, type JsonObject } from 'rpc-gateway/plugin-api';
-import { cacheOfPools, upstreamsOfPools, type PoolCacheJson, type PoolUpstreamsJson } from './shapes';
+import { cacheOfPools, queueOf, upstreamsOfPools, type PoolCacheJson, type PoolUpstreamsJson, type QueueJson } from './shapes';
 
 export default definePlugin({
   name: 'gateway',
@@ -30,6 +29,7 @@ export default definePlugin({
       }),
       defineMethod({ ...operator, name: 'gateway_config', handler: (): JsonObject => view.config() }),
       defineMethod({ ...operator, name: 'gateway_plugins', handler: (): JsonObject[] => view.plugins() }),
+      defineMethod({ ...operator, name: 'gateway_queue', handler: async (): Promise<QueueJson> => queueOf(await view.queue()) }),
     ];
   },
 });

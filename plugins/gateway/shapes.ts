@@ -2,9 +2,10 @@
  * The JSON answers of `gateway_upstreams` and `gateway_cache`, built from the operator's view of the
  * pools (`ctx.gateway.pools()`): one entry per upstream pool, in the order node, evm; none on the
  * embedded devnet, which has no pool. Heights are decimal strings (int64, as the node RPC writes them);
- * counts and sizes are numbers.
+ * counts and sizes are numbers. `gateway_queue` is the broadcast queue (`ctx.gateway.queue()`), its
+ * times as RFC 3339 UTC strings.
  */
-import type { GatewayView, Json, PoolStatus, UpstreamStatus } from 'rpc-gateway/plugin-api';
+import type { GatewayView, Json, PoolStatus, QueueStatus, UpstreamStatus } from 'rpc-gateway/plugin-api';
 
 type Pools = ReturnType<GatewayView['pools']>;
 type PoolName = 'node' | 'evm';
@@ -130,4 +131,45 @@ export function cacheOfPools(pools: Pools): PoolCacheJson[] {
       },
     };
   });
+}
+
+/** One job of the queue's failed set. */
+export interface FailedJobJson {
+  /** `node` (a node RPC broadcast) or `evm` (eth_sendRawTransaction, eth_sendTransaction). */
+  readonly lane: string;
+  /** The tx hash: CometBFT's upper-case hex on the node lane, 0x-hex on the evm lane. */
+  readonly hash: string;
+  /** Why the last attempt failed. */
+  readonly reason: string;
+  readonly attempts: number;
+  readonly queued_at: string;
+  readonly failed_at: string;
+}
+
+export interface QueueJson {
+  /** `redis` (BullMQ: durable, shared by replicas and workers) or `memory` (lost on restart). */
+  readonly driver: string;
+  readonly durable: boolean;
+  /** Its store (Redis) answers now. */
+  readonly up: boolean;
+  /** This gateway delivers jobs (else `rpc-gateway worker` processes do). */
+  readonly workers: boolean;
+  /** Jobs by state, per lane: `waiting` (to deliver), `active` (being delivered), `delayed` (waiting for a retry), `failed`. */
+  readonly lanes: ReadonlyArray<{ readonly lane: string; readonly waiting: number; readonly active: number; readonly delayed: number; readonly failed: number }>;
+  /** The latest failed jobs (at most 100), the latest first. */
+  readonly failed: readonly FailedJobJson[];
+}
+
+const time = (ms: number): string => new Date(ms).toISOString();
+
+/** `gateway_queue`: the broadcast queue's driver, depth by lane and state, and failed jobs. */
+export function queueOf(status: QueueStatus): QueueJson {
+  return {
+    driver: status.driver,
+    durable: status.durable,
+    up: status.up,
+    workers: status.workers,
+    lanes: status.lanes.map((l) => ({ lane: l.lane, waiting: l.waiting, active: l.active, delayed: l.delayed, failed: l.failed })),
+    failed: status.failed.map((f) => ({ lane: f.lane, hash: f.id, reason: f.reason, attempts: f.attempts, queued_at: time(f.queued_at), failed_at: time(f.failed_at) })),
+  };
 }

@@ -5,8 +5,8 @@ import { TABLE_NAMES, tableSpec, type KeySpec, type TableName } from './config-t
 import { formatDuration } from './duration';
 
 export interface CliInvocation {
-  /** `start` the gateway, or list the `plugins` its configuration loads. */
-  command: 'start' | 'plugins';
+  /** `start` the gateway, list the `plugins` its configuration loads, or run only the broadcast queue's `worker`s. */
+  command: 'start' | 'plugins' | 'worker';
   /** Absolute home directory. */
   home: string;
   /** Dotted key names to values, as loadConfig takes them. */
@@ -103,6 +103,15 @@ export function parseCli(
     .option('--set <table.key=value>', 'Set any key of config.toml, app.toml or gateway.toml; repeatable.', collectSetting)
     .action((options: { home?: string; set?: Record<string, string> }) => {
       invocation = { command: 'plugins', home: expandHome(options.home ?? env.RPCGW_HOME ?? DEFAULT_HOME), flags: { ...options.set } };
+    });
+
+  program
+    .command('worker')
+    .description("Deliver the broadcast queue's transactions (on [queue] redis_url) to the upstream nodes; no RPC listener.")
+    .option('--home <dir>', `Home directory holding config/ (default: ${DEFAULT_HOME}, or $RPCGW_HOME).`)
+    .option('--set <table.key=value>', 'Set any key of config.toml, app.toml or gateway.toml; repeatable.', collectSetting)
+    .action((options: { home?: string; set?: Record<string, string> }) => {
+      invocation = { command: 'worker', home: expandHome(options.home ?? env.RPCGW_HOME ?? DEFAULT_HOME), flags: { ...options.set } };
     });
 
   program.parse(argv, { from: 'node' });

@@ -59,13 +59,23 @@ export function fileSettings(documents: Readonly<Record<ConfigFileName, Record<s
   return settings;
 }
 
-/** `RPCGW_<TABLE>_<KEY>` variables; other variables, even with the prefix, are not this loader's. */
+/**
+ * `RPCGW_<TABLE>_<KEY>` variables, then a key's other variables (its spec's `env`, e.g. `REDIS_URL`)
+ * when none of its own is set; other variables, even with the prefix, are not this loader's.
+ */
 export function envSettings(env: Readonly<Record<string, string | undefined>>): Setting[] {
   const settings: Setting[] = [];
   for (const ref of keyRefs()) {
     const variable = envName(ref.table, ref.name);
     const raw = env[variable];
     if (raw !== undefined) settings.push({ ...ref, raw, source: 'text', origin: `environment ${variable}` });
+  }
+  for (const table of TABLE_NAMES) {
+    for (const [key, spec] of Object.entries(tableSpec(table).keys)) {
+      if (settings.some((s) => s.table === table && s.key === key)) continue;
+      const variable = spec.env?.find((name) => env[name] !== undefined);
+      if (variable !== undefined) settings.push({ table, key, name: key, raw: env[variable]!, source: 'text', origin: `environment ${variable}` });
+    }
   }
   return settings;
 }

@@ -33,6 +33,8 @@ export interface KeySpec {
   readonly doc: string;
   /** Other names the key is read under; the key's own name wins when a file holds both. */
   readonly aliases?: readonly string[];
+  /** Environment variables read when `RPCGW_<TABLE>_<KEY>` is not set (e.g. `REDIS_URL`), first found wins. */
+  readonly env?: readonly string[];
   /**
    * Has its own `--table.key` option, whose value placeholder in `--help` this is (`[true|false]` for
    * a boolean: the value may be left out). Every key can also be set with `--set table.key=value`.
@@ -242,11 +244,36 @@ export const CONFIG_TABLES = {
     file: 'gateway.toml',
     title: 'Broadcast queue',
     schema: QueueConfigSchema,
-    defaults: { redis_url: '' },
+    defaults: {
+      redis_url: '',
+      redis_key_prefix: 'rpcgw:queue',
+      workers: true,
+      concurrency: 16,
+      rate_limit: 0,
+      max_attempts: 60,
+      retry_backoff: 500,
+      max_retry_backoff: 10_000,
+      check_timeout: 5_000,
+    },
     keys: {
       redis_url: {
         kind: 'string',
-        doc: 'Redis URL (redis:// or rediss://) of a durable queue; "" = in memory.',
+        env: ['REDIS_URL'],
+        doc: 'Redis URL (redis:// or rediss://) of a durable queue (BullMQ) shared by replicas and workers; "" = in memory, not durable.',
+      },
+      redis_key_prefix: { kind: 'string', doc: 'Start of every Redis key of the queue; the backend (node, evm) follows it.' },
+      workers: {
+        kind: 'boolean',
+        doc: 'Deliver queued txs from this process; false = only queue them (rpc-gateway worker processes deliver). Always on in memory.',
+      },
+      concurrency: { kind: 'integer', doc: 'Deliveries at once per backend (node, evm), per process.' },
+      rate_limit: { kind: 'integer', doc: 'Deliveries per second per backend (node, evm), over every worker of the queue; 0 = no limit.' },
+      max_attempts: { kind: 'integer', doc: 'Delivery attempts while the backend is unavailable before a tx lands in the failed set.' },
+      retry_backoff: { kind: 'duration', doc: 'Wait before the first retry; it doubles at each attempt (with jitter) up to max_retry_backoff.' },
+      max_retry_backoff: { kind: 'duration', doc: 'Longest wait between two delivery attempts.' },
+      check_timeout: {
+        kind: 'duration',
+        doc: "How long broadcast_tx_sync, broadcast_tx_commit and eth_sendRawTransaction wait for the node's check of a queued tx.",
       },
     },
   }),

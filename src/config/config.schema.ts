@@ -117,6 +117,14 @@ export class DevnetConfigSchema implements Gateway<'devnet'> {
 
 export class QueueConfigSchema implements Gateway<'queue'> {
   @IsUrlOrEmpty(['redis', 'rediss']) redis_url!: string;
+  @IsMatching(/^[^\s{}]+$/, 'a key prefix without spaces or braces') redis_key_prefix!: string;
+  @IsFlag() workers!: boolean;
+  @IsIntAtLeast(1) concurrency!: number;
+  @IsIntAtLeast(0) rate_limit!: number;
+  @IsIntAtLeast(1) max_attempts!: number;
+  @IsDurationAtLeast(1) retry_backoff!: number;
+  @IsDurationAtLeast(1) max_retry_backoff!: number;
+  @IsDurationAtLeast(1) check_timeout!: number;
 }
 
 export class CacheConfigSchema implements Gateway<'cache'> {

@@ -88,7 +88,24 @@ export interface GatewayOwnConfig {
     /** EIP-1559 base fee of the first block, in wei. */
     initial_base_fee: number;
   };
-  queue: { redis_url: string };
+  /** `[queue]`: the broadcast queue. Durations in milliseconds. */
+  queue: {
+    /** Redis of a durable queue (BullMQ); empty = in memory. `REDIS_URL` when unset. */
+    redis_url: string;
+    redis_key_prefix: string;
+    /** Deliver from this process (always, in memory). */
+    workers: boolean;
+    /** Deliveries at once per backend lane, per process. */
+    concurrency: number;
+    /** Deliveries per second per backend lane over every worker; 0 = none. */
+    rate_limit: number;
+    /** Attempts while the backend is unavailable before a job fails. */
+    max_attempts: number;
+    retry_backoff: number;
+    max_retry_backoff: number;
+    /** How long a caller waits for the node's check of its queued tx. */
+    check_timeout: number;
+  };
   cache: {
     max_bytes: number;
     /** Redis shared by replicas for immutable answers; empty = memory only. */

@@ -15,6 +15,7 @@ import type {
   TransactionArgs,
 } from '../backends/evm-backend';
 import type { NodeBackend } from '../backends/node-backend';
+import type { FailedJob, LaneCounts, QueueStatus } from '../queue/broadcast-queue';
 import type { BusEvent, EventBus } from '../events/event-bus';
 import type { Json, JsonObject } from '../rpc/json';
 import type { AnyMethod } from '../rpc/method';
@@ -75,6 +76,13 @@ export interface PoolStatus {
   readonly upstreams: readonly UpstreamStatus[];
 }
 
+/**
+ * The broadcast queue: its driver (`redis`: BullMQ, durable; `memory`), whether its store answers and
+ * this process delivers, its jobs by state for each backend lane (`node`, `evm`), and the latest jobs of
+ * its failed set with their reasons.
+ */
+export type { QueueStatus, LaneCounts as QueueLaneCounts, FailedJob as QueueFailedJob };
+
 /** What the operator's view of the gateway shows: read-only snapshots. */
 export interface GatewayView {
   /** The gateway's version (package.json). */
@@ -87,6 +95,8 @@ export interface GatewayView {
   config(): JsonObject;
   /** Every loaded plugin: name, version, interface, namespaces, methods and whether each is served. */
   plugins(): JsonObject[];
+  /** The broadcast queue, read from its store (Redis or memory) now. */
+  queue(): Promise<QueueStatus>;
 }
 
 /** What a plugin's methods are built with. `C` is its own config table, as its `config.validate` returns it. */

@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config/config.types';
 import type { BackendPools } from '../backends/node-backend';
+import type { BroadcastQueue, QueueStatus } from '../queue/broadcast-queue';
 import type { JsonObject } from '../rpc/json';
 import type { GatewayView, PoolStatus } from './api';
 import { describePlugins, type CatalogEntry } from './plugin-catalog';
@@ -18,6 +19,7 @@ export class GatewayViewService implements GatewayView {
     private readonly settings: AppConfig,
     private readonly catalog: () => readonly CatalogEntry[],
     private readonly backendPools?: BackendPools,
+    private readonly broadcastQueue?: BroadcastQueue,
   ) {
     this.backend = settings.gateway.backend.kind;
   }
@@ -35,5 +37,10 @@ export class GatewayViewService implements GatewayView {
 
   plugins(): JsonObject[] {
     return describePlugins(this.catalog(), this.settings);
+  }
+
+  async queue(): Promise<QueueStatus> {
+    if (this.broadcastQueue) return this.broadcastQueue.status();
+    return { driver: 'memory', durable: false, up: true, workers: false, lanes: [], failed: [] };
   }
 }

@@ -6,6 +6,8 @@ import { GatewayConfigService } from '../config/gateway-config.service';
 import { EventBus } from '../events/event-bus';
 import { EventsModule } from '../events/events.module';
 import { MetricsService } from '../metrics/metrics.service';
+import { BROADCAST_QUEUE, type BroadcastQueue } from '../queue/broadcast-queue';
+import { QueueModule } from '../queue/queue.module';
 import type { MethodRegistry } from '../rpc/method-registry';
 import { METHOD_REGISTRY } from '../rpc/registration';
 import type { PluginContext, PluginLogger } from './api';
@@ -58,14 +60,14 @@ export class PluginsModule {
   static forRoot(plugins: readonly LoadedPlugin[]): DynamicModule {
     return {
       module: PluginsModule,
-      imports: [EventsModule],
+      imports: [EventsModule, QueueModule],
       providers: [
         PluginCatalog,
         {
           provide: GatewayViewService,
-          inject: [GatewayConfigService, PluginCatalog, { token: BACKEND_POOLS, optional: true }],
-          useFactory: (config: GatewayConfigService, catalog: PluginCatalog, pools?: BackendPools) =>
-            new GatewayViewService(config.all, () => catalog.entries, pools),
+          inject: [GatewayConfigService, PluginCatalog, { token: BACKEND_POOLS, optional: true }, BROADCAST_QUEUE],
+          useFactory: (config: GatewayConfigService, catalog: PluginCatalog, pools: BackendPools | undefined, queue: BroadcastQueue) =>
+            new GatewayViewService(config.all, () => catalog.entries, pools, queue),
         },
         ...plugins.map(pluginProvider),
       ],

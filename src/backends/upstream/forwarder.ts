@@ -34,12 +34,21 @@ export async function forward(pool: UpstreamPool, method: AnyMethod, args: Metho
 
 /**
  * How calls run in upstream mode: a method marked `forward` goes to the pool as the client sent it
- * (its params untouched, its answer's bytes passed through); other methods run their handler.
+ * (its params untouched, its answer's bytes passed through); other methods run their handler, whose
+ * answer moves the client's next reads as a forwarded one does when it shows a tx in a block (a
+ * broadcast_tx_commit that the broadcast queue saw included).
  * `noParams` is what an absent params member becomes (`{}` for the node RPC, `[]` for the EVM).
  */
 export function forwardingExecutor(pool: UpstreamPool, noParams: Json): Executor {
   return (method, args, request, ctx) => {
-    if (!method.forward) return method.handler(args as never, ctx);
+    if (!method.forward) return method.revealsHeight ? handledShowingHeight(pool, method, args, ctx) : method.handler(args as never, ctx);
     return forward(pool, method, args, ctx.transport === 'uri' ? namedParams(method, args) : ((request.params ?? noParams) as Json));
   };
+}
+
+async function handledShowingHeight(pool: UpstreamPool, method: AnyMethod, args: MethodArgs, ctx: Parameters<Executor>[3]): Promise<unknown> {
+  const result = await method.handler(args as never, ctx);
+  const shown = method.revealsHeight?.(result as Json);
+  if (shown !== undefined) await pool.sawHeight(shown);
+  return result;
 }

@@ -8,6 +8,7 @@
  * attempt is hedged out thereby falls behind the fast one instead of staying "unmeasured".
  */
 import { ApplicationError, RpcError } from '../../rpc/errors';
+import { BackendUnavailableError } from '../backend-errors';
 import type { Json } from '../../rpc/json';
 import { UpstreamAnswerError, UpstreamFailure, type CallResult } from './node-client';
 import type { PoolProtocol } from './pool-protocol';
@@ -196,7 +197,7 @@ export class RequestExecutor {
   private final(err: Error): RpcError {
     if (err instanceof RpcError) return err;
     if (err instanceof UpstreamAnswerError) return this.protocol.answerError(err);
-    return new ApplicationError(`upstream request failed: ${err.message}`);
+    return new BackendUnavailableError(`upstream request failed: ${err.message}`);
   }
 
   /** No upstream can take the request: say why, naming each upstream's state. */
@@ -207,9 +208,9 @@ export class RequestExecutor {
       const lowest = healthy.reduce((min, u) => (u.earliestHeight < min ? u.earliestHeight : min), healthy[0].earliestHeight);
       if (needs.height < lowest) return new ApplicationError(`height ${needs.height} is not available, lowest height is ${lowest}`);
     }
-    if (all.length === 0) return new ApplicationError(this.protocol.noneConfigured);
+    if (all.length === 0) return new BackendUnavailableError(this.protocol.noneConfigured);
     const states = all.map((u) => `${u.name}: ${u.healthy ? `circuit breaker ${u.breaker.state}` : `${u.downReason}${u.lastError ? ` (${u.lastError})` : ''}`}`);
-    return new ApplicationError(`${this.protocol.noneHealthy} (${states.join('; ')})`);
+    return new BackendUnavailableError(`${this.protocol.noneHealthy} (${states.join('; ')})`);
   }
 }
 

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Transaction, getBytes, type Wallet } from 'ethers';
+import { Transaction, getBytes, keccak256, type Wallet } from 'ethers';
 import { EVM_BACKEND, type EvmBackend } from '../../backends/evm-backend';
 import { GatewayConfigService } from '../../config/gateway-config.service';
+import { BROADCAST_QUEUE, type BroadcastQueue, type Delivery } from '../../queue/broadcast-queue';
+import { nodeAnswer, notDelivered, submitOrRefuse } from '../../queue/submission';
 import { ApplicationError } from '../../rpc/errors';
 import type { RpcTransactionArgs } from '../codec/transaction-args';
 import { MinerSettings } from '../miner/miner-settings';
@@ -11,22 +13,30 @@ const WEI_PER_ETHER = 1e18;
 
 /**
  * The one way a transaction leaves the EVM RPC: go-ethereum's SubmitTransaction checks (fee cap,
- * replay protection) and the miner gas price floor, then the backend's sendRawTransaction.
+ * replay protection) and the miner gas price floor, then the broadcast queue, whose workers deliver it
+ * with the backend's sendRawTransaction. The caller gets the hash once the node took the tx, or the
+ * node's refusal as the node gave it; when the node does not answer within `[queue] check_timeout`
+ * (the backend is unavailable), the hash: the tx stays queued and is delivered when the node is back.
  */
 @Injectable()
 export class TransactionSubmitter {
   constructor(
     @Inject(EVM_BACKEND) private readonly backend: EvmBackend,
+    @Inject(BROADCAST_QUEUE) private readonly queue: BroadcastQueue,
     private readonly config: GatewayConfigService,
     private readonly miner: MinerSettings,
     private readonly defaults: TransactionDefaults,
   ) {}
 
   async submitRaw(raw: string): Promise<string> {
+    const bytes = getBytes(raw);
     const tx = decodeTransaction(raw);
-    // Undecodable bytes are the backend's to refuse, with its own decoding error.
-    if (tx) this.admit(tx);
-    return this.backend.sendRawTransaction(getBytes(raw));
+    // Bytes that do not decode to a signed tx are the backend's to refuse, in its own words; never queued.
+    if (!tx?.from) return this.backend.sendRawTransaction(bytes);
+    this.admit(tx);
+    const hash = keccak256(bytes);
+    await submitOrRefuse(this.queue, { lane: 'evm', id: hash, tx: Buffer.from(bytes).toString('base64'), sender: tx.from.toLowerCase(), nonce: tx.nonce });
+    return answer(await this.queue.outcome('evm', hash, this.config.gateway.queue.check_timeout), hash);
   }
 
   /** Fills the defaults, signs with the account's key and submits (eth/personal_sendTransaction). */
@@ -52,10 +62,29 @@ export class TransactionSubmitter {
   }
 }
 
+/** A signed tx whose sender can be recovered; undefined for anything else. */
 function decodeTransaction(raw: string): Transaction | undefined {
   try {
-    return Transaction.from(raw);
+    const tx = Transaction.from(raw);
+    return tx.from ? tx : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** The hash for a tx the node took (or holds queued); the node's refusal, or a delivery that gave up, as an error. */
+function answer(delivery: Delivery | undefined, hash: string): string {
+  switch (delivery?.status) {
+    case undefined:
+    case 'accepted':
+      return hash;
+    case 'known':
+      // The first attempt's "already known" is the node's answer to this tx; a later one echoes an earlier attempt.
+      if (delivery.first) throw nodeAnswer(delivery.error);
+      return hash;
+    case 'rejected':
+      throw delivery.error ? nodeAnswer(delivery.error) : new ApplicationError(String(delivery.check?.log ?? 'transaction rejected'));
+    case 'failed':
+      throw notDelivered(hash, delivery.reason);
   }
 }

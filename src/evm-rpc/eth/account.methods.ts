@@ -41,7 +41,8 @@ export class EthAccountMethods implements MethodSource {
         params: [param('address', c.address), param('typedData', c.typedData)],
         handler: async (a) => signTypedData(await keys.unlockedWallet(a.address), a.typedData),
       }),
-      // Not forwarded: the gateway checks the fee cap, replay protection and the miner gas price floor first.
+      // Not forwarded: the gateway checks the fee cap, replay protection and the miner gas price floor, then
+      // the broadcast queue delivers it (eth_sendTransaction, signed here, takes the same path).
       defineMethod({ group, name: 'eth_sendRawTransaction', params: [param('data', c.data)], handler: (a) => this.submitter.submitRaw(a.data) }),
       defineMethod({
         group,

@@ -1,0 +1,332 @@
+/**
+ * The BullMQ driver: one BullMQ queue per lane (`<prefix>:node`, `<prefix>:evm`) on Redis, shared by every
+ * replica and `rpc-gateway worker` process that names the same Redis and prefix. A job's id is its tx
+ * hash, so BullMQ itself joins duplicates; each caller waits on the job's completion through the
+ * queue's event stream, whichever process delivered it.
+ *
+ * Redis down: `submit` refuses at once (nothing is queued half-way: the producer connection has no
+ * offline queue and never resends a command), reads of the gateway are untouched, and every connection
+ * reconnects by itself; workers and waiters pick up where they were. An outage is logged once when it
+ * starts and once when it ends.
+ */
+import { Logger } from '@nestjs/common';
+import { DelayedError, Job, Queue, QueueEvents, Worker, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
+import { redactUrl } from '../backends/upstream/redact-url';
+import { retryDelay } from './backoff';
+import {
+  LANES,
+  QueueUnavailableError,
+  RetryLater,
+  type BroadcastJob,
+  type BroadcastQueue,
+  type Deliver,
+  type Delivery,
+  type FailedJob,
+  type Lane,
+  type LaneCounts,
+  type QueueStatus,
+  type Submitted,
+} from './broadcast-queue';
+import { ORDER_WAIT_MS, type QueueSettings } from './memory-queue';
+import { QueueMeters } from './queue-metrics';
+
+/** What a job holds in Redis. */
+interface JobData extends BroadcastJob {
+  /** Epoch ms it was queued. */
+  readonly queuedAt: number;
+  /** Tells the submission that created the job from the ones that joined it. */
+  readonly token: string;
+}
+
+const BACKOFF_TYPE = 'rpcgw';
+/** Reconnect quickly: a broadcast refused while Redis is away is refused for as short a time as can be. */
+const reconnect = (attempt: number): number => Math.min(attempt * 100, 1_000);
+/** Finished jobs stay this long (s) so that a late waiter reads the outcome; failed ones stay for the operator. */
+const KEEP_COMPLETED = { age: 600, count: 10_000 };
+const KEEP_FAILED = { age: 7 * 24 * 3600, count: 5_000 };
+/** Bounds the operator's reads (gateway_queue, /metrics) when Redis is slow. */
+const STATUS_TIMEOUT_MS = 2_000;
+const PENDING_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'paused', 'waiting-children']);
+
+export class BullQueue implements BroadcastQueue {
+  readonly driver = 'redis' as const;
+  readonly durable = true;
+  private readonly logger = new Logger('BroadcastQueue');
+  /** Commands of this process (submit, reads): fail at once while Redis is away. */
+  private readonly producer: Redis;
+  private readonly queues: Record<Lane, Queue>;
+  private readonly events: Record<Lane, QueueEvents>;
+  private readonly workers: Worker[] = [];
+  /** Where logs say Redis is (no password). */
+  readonly where: string;
+  private down = false;
+  private closed = false;
+
+  constructor(
+    private readonly settings: QueueSettings,
+    private readonly meters: QueueMeters = QueueMeters.none,
+  ) {
+    this.where = redactUrl(settings.redis_url);
+    this.producer = new Redis(settings.redis_url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      retryStrategy: reconnect,
+    });
+    this.producer.on('error', (err: Error) => this.outage(err));
+    this.producer.on('ready', () => this.recovered());
+    const prefix = settings.redis_key_prefix;
+    const defaultJobOptions: JobsOptions = {
+      attempts: settings.max_attempts,
+      backoff: { type: BACKOFF_TYPE },
+      removeOnComplete: KEEP_COMPLETED,
+      removeOnFail: KEEP_FAILED,
+    };
+    const quiet = (err: Error) => this.logger.debug(`Redis: ${err.message}`);
+    this.queues = {
+      node: new Queue('node', { connection: this.producer, prefix, defaultJobOptions }).on('error', quiet),
+      evm: new Queue('evm', { connection: this.producer, prefix, defaultJobOptions }).on('error', quiet),
+    };
+    const blocking = this.connectionOptions();
+    this.events = {
+      node: new QueueEvents('node', { connection: blocking, prefix }).on('error', quiet),
+      evm: new QueueEvents('evm', { connection: blocking, prefix }).on('error', quiet),
+    };
+    meters.sampleDepth(() => this.counts());
+  }
+
+  async submit(job: BroadcastJob): Promise<Submitted> {
+    this.ensureUp();
+    const queue = this.queues[job.lane];
+    const data: JobData = { ...job, queuedAt: Date.now(), token: randomUUID() };
+    try {
+      // The sender's nonce is held before the job exists, so that a later nonce's worker sees it.
+      await this.holdNonce(job);
+      // A no-op when a job of this id exists (BullMQ keeps the first); its token tells whose it is.
+      await queue.add(job.lane, data, { jobId: job.id });
+      const stored = (await queue.getJob(job.id)) as Job<JobData> | undefined;
+      if (stored === undefined || stored.data.token === data.token) return { added: true };
+      if (stored.finishedOn !== undefined) {
+        const state = await stored.getState();
+        if (state === 'completed' || state === 'failed') {
+          try {
+            // Sent again after it was delivered or gave up: the node is asked again, attempts from zero.
+            await stored.retry(state, { resetAttemptsMade: true, resetAttemptsStarted: true });
+            return { added: true };
+          } catch {
+            // Another caller moved it first: this one joins.
+          }
+        }
+      }
+      this.meters.deduplicated();
+      return { added: false };
+    } catch (err) {
+      throw new QueueUnavailableError(`Redis at ${this.where} failed: ${(err as Error).message}`);
+    }
+  }
+
+  outcome(lane: Lane, id: string, timeoutMs: number): Promise<Delivery | undefined> {
+    // QueueEvents also emits each job's events under `<event>:<job id>`, which its typings leave out.
+    const events = this.events[lane] as unknown as EventEmitter & Pick<QueueEvents, 'waitUntilReady'>;
+    return new Promise((resolve) => {
+      let settled = false;
+      const done = (delivery: Delivery | undefined) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        events.off(`completed:${id}`, onCompleted);
+        events.off(`failed:${id}`, onFailed);
+        resolve(delivery);
+      };
+      const onCompleted = (args: { returnvalue: unknown }) => done(deliveryOf(args.returnvalue));
+      const onFailed = (args: { failedReason: string }) => done({ status: 'failed', reason: args.failedReason });
+      const timer = setTimeout(() => done(undefined), timeoutMs);
+      events.on(`completed:${id}`, onCompleted);
+      events.on(`failed:${id}`, onFailed);
+      // Finished before the listeners were there: read it (once the event stream is read, so nothing is missed).
+      void (async () => {
+        await events.waitUntilReady();
+        if (settled || !this.up) return;
+        const job = await this.queues[lane].getJob(id);
+        const state = await job?.getState();
+        if (state === 'completed') done(deliveryOf(job!.returnvalue));
+        else if (state === 'failed') done({ status: 'failed', reason: job!.failedReason });
+      })().catch(() => undefined);
+    });
+  }
+
+  work(deliver: Deliver): void {
+    const { concurrency, rate_limit } = this.settings;
+    for (const lane of LANES) {
+      const worker = new Worker<JobData, Delivery>(lane, (job, token) => this.process(job, token, deliver), {
+        connection: this.connectionOptions(),
+        prefix: this.settings.redis_key_prefix,
+        concurrency,
+        ...(rate_limit > 0 ? { limiter: { max: rate_limit, duration: 1_000 } } : {}),
+        settings: { backoffStrategy: (attemptsMade: number) => retryDelay(this.settings, attemptsMade) },
+        // A worker that died holding jobs gives them back after this long.
+        lockDuration: 10_000,
+        stalledInterval: 5_000,
+        maxStalledCount: 10,
+      });
+      worker.on('error', (err) => this.logger.debug(`worker (${lane}): ${err.message}`));
+      worker.on('failed', (job, err) => {
+        if (job === undefined || err instanceof DelayedError || err.name === 'DelayedError') return;
+        if (job.attemptsMade < (job.opts.attempts ?? 1)) {
+          this.meters.retried();
+          return;
+        }
+        this.meters.finished({ status: 'failed', reason: err.message }, job.data.queuedAt);
+        this.logger.warn(`gave up on ${lane} tx ${job.id} after ${job.attemptsMade} attempts: ${err.message}`);
+        void this.releaseNonce(job.data).catch(() => undefined);
+      });
+      this.workers.push(worker);
+    }
+  }
+
+  async counts(): Promise<LaneCounts[] | undefined> {
+    if (!this.up) return undefined;
+    return withTimeout(
+      Promise.all(
+        LANES.map(async (lane) => {
+          const c = await this.queues[lane].getJobCounts('waiting', 'active', 'delayed', 'failed', 'prioritized');
+          return { lane, waiting: (c.waiting ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0 };
+        }),
+      ),
+    ).catch(() => undefined);
+  }
+
+  async status(): Promise<QueueStatus> {
+    const workers = this.workers.length > 0;
+    const lanes = await this.counts();
+    if (lanes === undefined) return { driver: 'redis', durable: true, up: false, workers, lanes: [], failed: [] };
+    const failed = await withTimeout(Promise.all(LANES.map((lane) => this.failedJobs(lane)))).catch(() => [] as FailedJob[][]);
+    return { driver: 'redis', durable: true, up: true, workers, lanes, failed: failed.flat().sort((a, b) => b.failed_at - a.failed_at).slice(0, 100) };
+  }
+
+  /** Stops taking jobs, lets the deliveries under way finish, and closes every connection. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all(this.workers.map((w) => w.close()));
+    await Promise.all(LANES.map((lane) => this.events[lane].close().catch(() => undefined)));
+    await Promise.all(LANES.map((lane) => this.queues[lane].close().catch(() => undefined)));
+    if (this.producer.status === 'ready') await this.producer.quit().catch(() => this.producer.disconnect());
+    else this.producer.disconnect();
+  }
+
+  /** Redis answers the producer now. */
+  get up(): boolean {
+    return this.producer.status === 'ready';
+  }
+
+  private async process(job: Job<JobData, Delivery>, token: string | undefined, deliver: Deliver): Promise<Delivery> {
+    const data = job.data;
+    if (await this.lowerNoncePending(data)) {
+      // Not an attempt: the job comes back once its sender's earlier nonce had its turn.
+      await job.moveToDelayed(Date.now() + ORDER_WAIT_MS, token);
+      throw new DelayedError();
+    }
+    const first = job.attemptsMade === 0 && job.stalledCounter === 0;
+    const delivery = await deliver(data, first).catch((err: unknown) => {
+      throw err instanceof RetryLater ? err : new RetryLater(`delivery failed: ${(err as Error).message}`);
+    });
+    this.meters.finished(delivery, data.queuedAt);
+    await this.releaseNonce(data).catch(() => undefined);
+    return delivery;
+  }
+
+  /** The sender's set of nonces still to deliver (a sorted set: nonce → lane:hash). */
+  private senderKey(sender: string): string {
+    return `${this.settings.redis_key_prefix}:senders:${sender}`;
+  }
+
+  private async holdNonce(job: BroadcastJob): Promise<void> {
+    if (job.sender === undefined || job.nonce === undefined) return;
+    const key = this.senderKey(job.sender);
+    await this.producer.multi().zadd(key, job.nonce, `${job.lane}:${job.id}`).expire(key, 7 * 24 * 3600).exec();
+  }
+
+  private async releaseNonce(job: BroadcastJob): Promise<void> {
+    if (job.sender === undefined || job.nonce === undefined) return;
+    await this.producer.zrem(this.senderKey(job.sender), `${job.lane}:${job.id}`);
+  }
+
+  /** A lower nonce of the sender is still to be delivered; holds left by a job that is gone are dropped. */
+  private async lowerNoncePending(job: BroadcastJob): Promise<boolean> {
+    if (job.sender === undefined || job.nonce === undefined) return false;
+    const key = this.senderKey(job.sender);
+    const lower = await this.producer.zrangebyscore(key, '-inf', `(${job.nonce}`, 'LIMIT', 0, 10);
+    for (const member of lower) {
+      const [lane, id] = splitMember(member);
+      const state = lane === undefined ? 'unknown' : await this.queues[lane].getJobState(id);
+      if (PENDING_STATES.has(state)) return true;
+      await this.producer.zrem(key, member);
+    }
+    return false;
+  }
+
+  private ensureUp(): void {
+    if (this.closed) throw new QueueUnavailableError('the broadcast queue is shutting down');
+    if (!this.up) throw new QueueUnavailableError(`Redis at ${this.where} is unreachable`);
+  }
+
+  private async failedJobs(lane: Lane): Promise<FailedJob[]> {
+    const jobs = (await this.queues[lane].getFailed(0, 99)) as Job<JobData>[];
+    return jobs
+      .filter((j) => j !== undefined)
+      .map((j) => ({
+        lane,
+        id: String(j.id),
+        reason: j.failedReason,
+        attempts: j.attemptsMade,
+        queued_at: j.data.queuedAt,
+        failed_at: j.finishedOn ?? j.processedOn ?? j.timestamp,
+      }));
+  }
+
+  /** Options of the connections that block (workers, event readers): they wait for Redis rather than fail. */
+  private connectionOptions(): ConnectionOptions {
+    return { url: this.settings.redis_url, maxRetriesPerRequest: null, retryStrategy: reconnect };
+  }
+
+  private outage(err: Error): void {
+    if (this.down || this.closed) return;
+    this.down = true;
+    this.logger.warn(`Redis at ${this.where} is unreachable (${err.message}): broadcasts are refused until it is back`);
+  }
+
+  private recovered(): void {
+    if (!this.down) {
+      this.logger.log(`Redis at ${this.where} connected`);
+      return;
+    }
+    this.down = false;
+    this.logger.log(`Redis at ${this.where} is back: broadcasts are queued again`);
+  }
+}
+
+function deliveryOf(value: unknown): Delivery {
+  const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
+  if (typeof parsed === 'object' && parsed !== null && 'status' in parsed) return parsed as Delivery;
+  return { status: 'failed', reason: 'the job finished without a delivery result' };
+}
+
+function splitMember(member: string): [Lane | undefined, string] {
+  const at = member.indexOf(':');
+  const lane = member.slice(0, at);
+  return [(LANES as readonly string[]).includes(lane) ? (lane as Lane) : undefined, member.slice(at + 1)];
+}
+
+function withTimeout<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('Redis did not answer in time')), STATUS_TIMEOUT_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

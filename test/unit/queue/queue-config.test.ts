@@ -1,0 +1,36 @@
+/** `[queue]`: its defaults, REDIS_URL as the fallback of redis_url, and its checks. */
+import { loadConfig } from '../../../src/config/load-config';
+import { tempHome } from '../config/temp-home';
+
+describe('[queue]', () => {
+  it('is in memory by default, with workers in the process', () => {
+    expect(loadConfig({ home: tempHome(), env: {} }).gateway.queue).toEqual({
+      redis_url: '',
+      redis_key_prefix: 'rpcgw:queue',
+      workers: true,
+      concurrency: 16,
+      rate_limit: 0,
+      max_attempts: 60,
+      retry_backoff: 500,
+      max_retry_backoff: 10_000,
+      check_timeout: 5_000,
+    });
+  });
+
+  it('reads REDIS_URL when RPCGW_QUEUE_REDIS_URL is not set, which wins when it is', () => {
+    expect(loadConfig({ home: tempHome(), env: { REDIS_URL: 'redis://cache:6379' } }).gateway.queue.redis_url).toBe('redis://cache:6379');
+    const both = { REDIS_URL: 'redis://cache:6379', RPCGW_QUEUE_REDIS_URL: 'redis://queue:6379' };
+    expect(loadConfig({ home: tempHome(), env: both }).gateway.queue.redis_url).toBe('redis://queue:6379');
+    // REDIS_URL is the queue's alone: the response cache keeps its own key.
+    expect(loadConfig({ home: tempHome(), env: { REDIS_URL: 'redis://cache:6379' } }).gateway.cache.redis_url).toBe('');
+  });
+
+  it('names REDIS_URL when its value is not a Redis URL', () => {
+    expect(() => loadConfig({ home: tempHome(), env: { REDIS_URL: 'http://x' } })).toThrow(/REDIS_URL/);
+  });
+
+  it('refuses a concurrency of 0 and a prefix with spaces', () => {
+    expect(() => loadConfig({ home: tempHome(), env: {}, flags: { 'queue.concurrency': '0' } })).toThrow(/concurrency/);
+    expect(() => loadConfig({ home: tempHome(), env: {}, flags: { 'queue.redis_key_prefix': 'a b' } })).toThrow(/redis_key_prefix/);
+  });
+});
