@@ -33,7 +33,9 @@ export class EthStateMethods implements MethodSource {
   methods(): AnyMethod[] {
     const b = this.b;
     const read = { group: 'eth', idempotent: true, ...atBlock } as const;
-    const stateRead = { ...read, forward: true } as const;
+    // Not forwarded as sent: a left-out block is `latest`, and nodes that require it (Evmos, anvil) get
+    // it written out by the upstream backend.
+    const stateRead = read;
     // The block is optional (the spec; go-ethereum): left out, it is `latest`, and cached as such.
     const at = optional('block', c.blockNumberOrHash);
     return [
