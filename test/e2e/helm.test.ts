@@ -304,6 +304,7 @@ describe('values-production.yaml: upstreams, external Redis, workers, ingress, m
       const fromSecret = { secretKeyRef: { name: 'rpc-gateway-secrets', key: 'redis-url' } };
       expect(env.RPCGW_CACHE_REDIS_URL).toEqual(fromSecret);
       expect(env.RPCGW_QUEUE_REDIS_URL).toEqual(fromSecret);
+      expect(env.RPCGW_ACCESS_REDIS_URL).toEqual(fromSecret);
     }
     // The keyed URL reaches only the init step, as a file of the Secret.
     const spec = one(docs, 'Deployment', 'rgw-rpc-gateway').spec.template.spec;
@@ -324,6 +325,14 @@ describe('values-production.yaml: upstreams, external Redis, workers, ingress, m
     ]);
     expect(config.jsonRpc.api).toEqual(['eth', 'net', 'web3']);
     expect(config.rpc.unsafe).toBe(false);
+    expect(config.gateway.access.trusted_proxies).toEqual(['10.0.0.0/8']);
+    expect(config.gateway.access.rate.map((r) => [r.name, r.limit, r.window])).toEqual([
+      ['ip', 100, 1000],
+      ['logs', 5, 1000],
+      ['broadcasts', 20, 60_000],
+    ]);
+    expect(config.gateway.limits.max_ws_connections_per_ip).toBe(20);
+    expect(config.gateway.queue.workers).toBe(false);
   });
 
   it('fails the init step, naming the key, when the Secret lacks an upstream URL', () => {
@@ -338,9 +347,14 @@ describe('values-production.yaml: upstreams, external Redis, workers, ingress, m
     expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
     expect(worker.spec.template.metadata.annotations['checksum/config']).toBe(one(docs, 'Deployment', 'rgw-rpc-gateway').spec.template.metadata.annotations['checksum/config']);
     expect(worker.spec.selector.matchLabels['app.kubernetes.io/component']).toBe('worker');
-    // The workers deliver; the gateway pods only queue.
-    expect(envOf(c).RPCGW_QUEUE_WORKERS).toBeUndefined();
-    expect(envOf(container(one(docs, 'Deployment', 'rgw-rpc-gateway'), 'gateway')).RPCGW_QUEUE_WORKERS).toBe('false');
+    // Its metrics listener: probes, and a Service the ServiceMonitor scrapes.
+    expect(c.ports).toEqual([{ name: 'metrics', containerPort: 26660, protocol: 'TCP' }]);
+    expect(c.livenessProbe.httpGet).toEqual({ path: '/livez', port: 'metrics' });
+    const metrics = one(docs, 'Service', 'rgw-rpc-gateway-worker-metrics');
+    expect(metrics.spec.selector).toEqual(worker.spec.selector.matchLabels);
+    expect(metrics.metadata.labels!['app.kubernetes.io/component']).toBe('metrics');
+    // The workers deliver; the gateway pods only queue (the worker command always delivers).
+    expect(parseToml(one(docs, 'ConfigMap', 'rgw-rpc-gateway-config').data!['gateway.toml'])).toMatchObject({ queue: { workers: false } });
   });
 
   it('routes one host per interface through an ingress that keeps WebSockets open', () => {
@@ -389,10 +403,12 @@ describe('values-production.yaml: upstreams, external Redis, workers, ingress, m
       }
     }
     const expr = (alert: string) => rules.find((r) => r.alert === alert)!.expr;
-    expect(expr('RpcGatewayNoHealthyUpstream')).toContain('rpcgw_upstream_up{namespace="rpc", job="rgw-rpc-gateway-metrics"}) == 0');
+    const sel = 'namespace="rpc", job=~"rgw-rpc-gateway-metrics|rgw-rpc-gateway-worker-metrics"';
+    expect(expr('RpcGatewayNoHealthyUpstream')).toContain(`rpcgw_upstream_up{${sel}}) == 0`);
     expect(expr('RpcGatewayUpstreamLagging')).toMatch(/rpcgw_upstream_lag_blocks\{.*\}\) > 5$/);
-    expect(expr('RpcGatewayHighErrorRatio')).toContain('rpcgw_requests_total{namespace="rpc", job="rgw-rpc-gateway-metrics", outcome!~"ok|-32700|-32600|-32601|-32602|3"}');
-    expect(expr('RpcGatewayQueueFailedJobs')).toContain('rpcgw_queue_jobs{namespace="rpc", job="rgw-rpc-gateway-metrics", state="failed"}');
+    expect(expr('RpcGatewayHighErrorRatio')).toContain(`rpcgw_requests_total{${sel}, outcome!~"ok|-32700|-32600|-32601|-32602|3"}`);
+    expect(expr('RpcGatewayQueueFailedJobs')).toContain(`rpcgw_queue_jobs{${sel}, state="failed"}`);
+    expect(expr('RpcGatewayTargetDown')).toBe(`up{${sel}} == 0`);
   });
 
   it('ships the Grafana dashboard as a ConfigMap for the sidecar', () => {
@@ -411,8 +427,17 @@ describe('values-production.yaml: upstreams, external Redis, workers, ingress, m
     expect(notes).toContain('https://evm.example.com/');
     expect(notes).toContain('wss://evm-ws.example.com/');
     expect(notes).toContain('ServiceMonitor rgw-rpc-gateway');
+    expect(notes).not.toContain('Access is open');
+    const open = ok(helm(['install', 'rgw', CHART, '--namespace', 'rpc', '--dry-run=client', '-f', PRODUCTION, '--set', 'gatewayToml.access.rate=null']));
+    expect(open).toContain('Access is open: no API key is needed and no call is rate limited');
   });
 });
+
+function refusedRender(...args: string[]): string {
+  const run = helm(['template', 'rgw', CHART, '--namespace', 'rpc', ...args]);
+  expect(run.status).not.toBe(0);
+  return run.stderr;
+}
 
 describe('other set-ups', () => {
   it('renders its own Secret from values, and rolls the pods when it changes', () => {
@@ -429,6 +454,23 @@ describe('other set-ups', () => {
     expect(checksum(template(...args, '--set', 'redis.external.url=rediss://u:q@redis:6379/0'))).not.toBe(checksum(docs));
   });
 
+  it('mounts the API keys file from the Secret and points [access] keys_file at it', () => {
+    const keys = '[[keys]]\nname = "team-a"\nkey = "s3cret-key-of-team-a"\n';
+    const docs = template('-f', PRODUCTION, '--set', 'apiKeys.enabled=true', '--set', 'secret.existingSecret=', '--set', 'redis.external.url=redis://r:6379/0', '--set', 'secret.data.provider-evm-url=https://p.example/KEY', '--set-string', `secret.data.keys\\.toml=${keys}`);
+    const secret = one(docs, 'Secret');
+    expect(Buffer.from((secret as any).data['keys.toml'], 'base64').toString()).toBe(keys);
+    for (const name of ['rgw-rpc-gateway', 'rgw-rpc-gateway-worker']) {
+      const spec = one(docs, 'Deployment', name).spec.template.spec;
+      expect(spec.volumes.find((v: any) => v.name === 'api-keys').secret).toMatchObject({ secretName: 'rgw-rpc-gateway-secret', items: [{ key: 'keys.toml', path: 'keys.toml' }] });
+      expect(spec.containers[0].volumeMounts).toContainEqual({ name: 'api-keys', mountPath: '/etc/rpc-gateway/access', readOnly: true });
+    }
+    const configMap = one(docs, 'ConfigMap', 'rgw-rpc-gateway-config');
+    expect(configMap.data!['gateway.toml']).not.toContain('s3cret');
+    const { config } = podConfig(docs, { 'provider-evm-url': 'https://p.example/KEY' });
+    expect(config.gateway.access.keys_file).toBe('/etc/rpc-gateway/access/keys.toml');
+    expect(refusedRender('--set', 'apiKeys.enabled=true')).toContain('apiKeys.enabled: the keys file "keys.toml" is not in secret.data');
+  });
+
   it('scales with a HorizontalPodAutoscaler in upstream mode', () => {
     const docs = template('-f', PRODUCTION, '--set', 'autoscaling.enabled=true');
     const hpa = one(docs, 'HorizontalPodAutoscaler');
@@ -438,7 +480,7 @@ describe('other set-ups', () => {
   });
 
   it('runs a development Redis StatefulSet with workers', () => {
-    const docs = template('--set', 'redis.embedded.enabled=true', '--set', 'workers.enabled=true');
+    const docs = template('--set', 'redis.embedded.enabled=true', '--set', 'workers.enabled=true', '--set', 'upstreams.node[0].name=n', '--set', 'upstreams.node[0].url=http://n:26657');
     const redis = one(docs, 'StatefulSet');
     expect(redis.spec.replicas).toBe(1);
     expect(redis.spec.template.spec.containers[0].securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
@@ -479,11 +521,7 @@ describe('other set-ups', () => {
 });
 
 describe('refusals', () => {
-  const refused = (...args: string[]): string => {
-    const run = helm(['template', 'rgw', CHART, '--namespace', 'rpc', ...args]);
-    expect(run.status).not.toBe(0);
-    return run.stderr;
-  };
+  const refused = refusedRender;
 
   it.each([
     [['--set', 'replicaCount=-1'], "at '/replicaCount': minimum: got -1, want 0"],
@@ -497,6 +535,7 @@ describe('refusals', () => {
     [['--set', 'gatewayToml.devnet.chainid=x'], "at '/gatewayToml/devnet': additional properties 'chainid' not allowed"],
     [['--set', 'upstreams.node[0].name=n', '--set', 'upstreams.node[0].url=ftp://x'], "at '/upstreams/node/0/url': 'ftp://x' does not match pattern"],
     [['--set', 'replicaCountt=3'], "additional properties 'replicaCountt' not allowed"],
+    [['--set', 'gatewayToml.access.rate[0].name=ip', '--set', 'gatewayToml.access.rate[0].methods=*', '--set', 'gatewayToml.access.rate[0].limit=0', '--set', 'gatewayToml.access.rate[0].window=1s'], "at '/gatewayToml/access/rate/0/limit': minimum: got 0, want 1"],
   ])('the schema refuses %j', (args, message) => {
     const stderr = refused(...args);
     expect(stderr).toContain("values don't meet the specifications of the schema(s)");
@@ -507,7 +546,9 @@ describe('refusals', () => {
     [['--set', 'replicaCount=3'], 'replicaCount = 3, autoscaling.enabled = false: the embedded devnet is a single-validator chain on one volume, so it runs in exactly one pod'],
     [['--set', 'autoscaling.enabled=true'], 'the embedded devnet is a single-validator chain'],
     [['--set', 'gatewayToml.cache.redis_url=redis://r:6379'], 'gatewayToml.cache.redis_url: a Redis URL never goes into the ConfigMap'],
-    [['--set', 'workers.enabled=true'], 'workers.enabled: the workers deliver a durable queue, which lives in Redis'],
+    [['--set', 'gatewayToml.access.redis_url=redis://r:6379'], 'gatewayToml.access.redis_url: a Redis URL never goes into the ConfigMap'],
+    [['--set', 'workers.enabled=true'], 'workers.enabled: a worker delivers to upstream nodes'],
+    [['--set', 'workers.enabled=true', '--set', 'upstreams.node[0].name=n', '--set', 'upstreams.node[0].url=http://n:26657'], 'workers.enabled: the workers deliver a durable queue, which lives in Redis'],
     [['--set', 'redis.external.enabled=true'], 'redis.external.enabled: set redis.external.url'],
     [['--set', 'upstreams.evm[0].name=p', '--set', 'upstreams.evm[0].urlSecretKey=p-url'], 'upstreams: the Secret key "p-url" is not in secret.data'],
     [['--set', 'upstreams.evm[0].name=p'], 'upstreams.evm[0] (p): give its url, or urlSecretKey'],

@@ -1,7 +1,7 @@
 {{/*
 The three config files as the gateway reads them, from values: configToml, appToml and gatewayToml with
 the chart's own keys set (listen addresses on 0.0.0.0 at containerPorts, metrics on, the backend kind,
-the upstream lists, mounted plugins). Returned as JSON: {"config.toml": {...}, "app.toml": ..., ...}.
+the upstream lists, mounted plugins, the mounted API keys file, [queue] workers when worker pods run). Returned as JSON: {"config.toml": {...}, "app.toml": ..., ...}.
 */}}
 {{- define "rpc-gateway.configDocuments" -}}
 {{- $ports := .Values.containerPorts }}
@@ -31,6 +31,16 @@ the upstream lists, mounted plugins). Returned as JSON: {"config.toml": {...}, "
 {{- if $entries }}{{ $_ := set $upstream $pool $entries }}{{ end }}
 {{- end }}
 {{- $_ := set $gatewayToml "upstream" $upstream }}
+{{- if .Values.workers.enabled }}
+{{- $queue := index $gatewayToml "queue" | default dict }}
+{{- $_ := set $queue "workers" false }}
+{{- $_ := set $gatewayToml "queue" $queue }}
+{{- end }}
+{{- if .Values.apiKeys.enabled }}
+{{- $access := index $gatewayToml "access" | default dict }}
+{{- $_ := set $access "keys_file" (printf "%s/%s" .Values.apiKeys.mountPath .Values.apiKeys.secretKey) }}
+{{- $_ := set $gatewayToml "access" $access }}
+{{- end }}
 {{- $plugins := index $gatewayToml "plugins" | default dict }}
 {{- $load := index $plugins "load" | default list }}
 {{- range .Values.pluginMounts }}

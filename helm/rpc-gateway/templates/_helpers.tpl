@@ -97,7 +97,7 @@ naming the values to change.
 {{- if and (not $upstream) (or (gt (int .Values.replicaCount) 1) .Values.autoscaling.enabled) }}
 {{- fail (printf "replicaCount = %v, autoscaling.enabled = %v: the embedded devnet is a single-validator chain on one volume, so it runs in exactly one pod (replicaCount: 1, autoscaling.enabled: false); list your nodes in upstreams.node / upstreams.evm to run many replicas" .Values.replicaCount .Values.autoscaling.enabled) }}
 {{- end }}
-{{- range $table := list "cache" "queue" }}
+{{- range $table := list "cache" "queue" "access" }}
 {{- $t := index $.Values.gatewayToml $table | default dict }}
 {{- if and (hasKey $t "redis_url") (index $t "redis_url") }}
 {{- fail (printf "gatewayToml.%s.redis_url: a Redis URL never goes into the ConfigMap; set redis.external.enabled with redis.external.url (kept in the chart's Secret) or a key of secret.existingSecret, or redis.embedded.enabled for development" $table) }}
@@ -115,6 +115,9 @@ naming the values to change.
 {{- end }}
 {{- if and .Values.redis.external.enabled (not .Values.secret.existingSecret) (not .Values.redis.external.url) }}
 {{- fail (printf "redis.external.enabled: set redis.external.url (redis:// or rediss://), or secret.existingSecret holding the URL under the key %q" .Values.redis.external.secretKey) }}
+{{- end }}
+{{- if and .Values.workers.enabled (not (include "rpc-gateway.upstreamMode" .)) }}
+{{- fail "workers.enabled: a worker delivers to upstream nodes; list them in upstreams.node / upstreams.evm (the embedded devnet delivers its own queue)" }}
 {{- end }}
 {{- if and .Values.workers.enabled (not (and (include "rpc-gateway.redisEnabled" .) .Values.redis.queue)) }}
 {{- fail "workers.enabled: the workers deliver a durable queue, which lives in Redis; enable redis.external (production) or redis.embedded (development), with redis.queue: true" }}
@@ -143,6 +146,9 @@ naming the values to change.
 {{- fail (printf "secret.env.%s: the Secret key %q is not in secret.data; add it there or use secret.existingSecret" $var $key) }}
 {{- end }}
 {{- end }}
+{{- end }}
+{{- if and .Values.apiKeys.enabled (not .Values.secret.existingSecret) (not (hasKey .Values.secret.data .Values.apiKeys.secretKey)) }}
+{{- fail (printf "apiKeys.enabled: the keys file %q is not in secret.data; add it there (the file's text) or use secret.existingSecret" .Values.apiKeys.secretKey) }}
 {{- end }}
 {{- if and .Values.ingress.enabled (not (or .Values.ingress.nodeRpc.host .Values.ingress.evmHttp.host .Values.ingress.evmWs.host)) }}
 {{- fail "ingress.enabled: give at least one of ingress.nodeRpc.host, ingress.evmHttp.host, ingress.evmWs.host" }}

@@ -65,7 +65,7 @@ console.log(`wrote ${target}/config.toml, app.toml, gateway.toml`);
 - name: RPCGW_HOME
   value: {{ .Values.homeDir | quote }}
 {{- if include "rpc-gateway.redisEnabled" . }}
-{{- range $table := list "cache" "queue" }}
+{{- range $table := list "cache" "queue" "access" }}
 {{- if index $.Values.redis $table }}
 - name: RPCGW_{{ upper $table }}_REDIS_URL
 {{- if $.Values.redis.embedded.enabled }}
@@ -118,6 +118,15 @@ console.log(`wrote ${target}/config.toml, app.toml, gateway.toml`);
       - key: {{ . }}
         path: {{ . }}
       {{- end }}
+{{- end }}
+{{- if and .apiKeys $root.Values.apiKeys.enabled }}
+- name: api-keys
+  secret:
+    secretName: {{ include "rpc-gateway.secretName" $root }}
+    defaultMode: 0440
+    items:
+      - key: {{ $root.Values.apiKeys.secretKey }}
+        path: {{ $root.Values.apiKeys.secretKey }}
 {{- end }}
 {{- range $root.Values.pluginMounts }}
 - name: plugin-{{ .name }}
