@@ -49,6 +49,8 @@ const KEEP_COMPLETED = { age: 600, count: 10_000 };
 const KEEP_FAILED = { age: 7 * 24 * 3600, count: 5_000 };
 /** Bounds the operator's reads (gateway_queue, /metrics) when Redis is slow. */
 const STATUS_TIMEOUT_MS = 2_000;
+/** How long a shutdown waits for the deliveries under way. */
+const SHUTDOWN_GRACE_MS = 30_000;
 const PENDING_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'paused', 'waiting-children']);
 
 export class BullQueue implements BroadcastQueue {
@@ -150,10 +152,13 @@ export class BullQueue implements BroadcastQueue {
       void (async () => {
         await events.waitUntilReady();
         if (settled || !this.up) return;
+        // The state first: a job read before it is finished holds no outcome yet.
+        const state = await this.queues[lane].getJobState(id);
+        if (state !== 'completed' && state !== 'failed') return;
         const job = await this.queues[lane].getJob(id);
-        const state = await job?.getState();
-        if (state === 'completed') done(deliveryOf(job!.returnvalue));
-        else if (state === 'failed') done({ status: 'failed', reason: job!.failedReason });
+        if (job === undefined) return;
+        if (state === 'failed') done({ status: 'failed', reason: job.failedReason });
+        else if (isDelivery(job.returnvalue)) done(job.returnvalue);
       })().catch(() => undefined);
     });
   }
@@ -207,15 +212,28 @@ export class BullQueue implements BroadcastQueue {
     return { driver: 'redis', durable: true, up: true, workers, lanes, failed: failed.flat().sort((a, b) => b.failed_at - a.failed_at).slice(0, 100) };
   }
 
-  /** Stops taking jobs, lets the deliveries under way finish, and closes every connection. */
+  /**
+   * Stops taking jobs, lets the deliveries under way finish (up to SHUTDOWN_GRACE_MS), and closes every
+   * connection. With Redis away nothing can be finished in it: the connections are cut at once.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all(this.workers.map((w) => w.close()));
-    await Promise.all(LANES.map((lane) => this.events[lane].close().catch(() => undefined)));
-    await Promise.all(LANES.map((lane) => this.queues[lane].close().catch(() => undefined)));
+    const grace = this.up ? SHUTDOWN_GRACE_MS : 0;
+    const graceful = await settlesWithin(Promise.all(this.workers.map((w) => w.close())), grace);
+    if (!graceful) {
+      this.logger.warn(`closing the queue's workers without waiting (Redis at ${this.where} ${this.up ? 'did not finish in time' : 'is unreachable'})`);
+      await settlesWithin(Promise.all(this.workers.map((w) => w.close(true))), 1_000);
+    }
+    await settlesWithin(Promise.all(LANES.flatMap((lane) => [this.events[lane].close(), this.queues[lane].close()])), this.up ? 5_000 : 0);
     if (this.producer.status === 'ready') await this.producer.quit().catch(() => this.producer.disconnect());
     else this.producer.disconnect();
+    for (const lane of LANES) {
+      // Connections of BullMQ's own still trying to reach Redis stop trying.
+      void this.events[lane].disconnect().catch(() => undefined);
+      void this.queues[lane].disconnect().catch(() => undefined);
+    }
+    for (const worker of this.workers) void worker.disconnect().catch(() => undefined);
   }
 
   /** Redis answers the producer now. */
@@ -311,14 +329,34 @@ export class BullQueue implements BroadcastQueue {
 
 function deliveryOf(value: unknown): Delivery {
   const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
-  if (typeof parsed === 'object' && parsed !== null && 'status' in parsed) return parsed as Delivery;
-  return { status: 'failed', reason: 'the job finished without a delivery result' };
+  return isDelivery(parsed) ? parsed : { status: 'failed', reason: 'the job finished without a delivery result' };
+}
+
+function isDelivery(value: unknown): value is Delivery {
+  return typeof value === 'object' && value !== null && 'status' in value;
 }
 
 function splitMember(member: string): [Lane | undefined, string] {
   const at = member.indexOf(':');
   const lane = member.slice(0, at);
   return [(LANES as readonly string[]).includes(lane) ? (lane as Lane) : undefined, member.slice(at + 1)];
+}
+
+/** Whether `work` settled within `ms` (its failure counts as settled); it is left to run on otherwise. */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const done = work.then(
+    () => true,
+    () => true,
+  );
+  try {
+    return await Promise.race([done, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function withTimeout<T>(work: Promise<T>): Promise<T> {

@@ -213,3 +213,16 @@ describe.each<Driver>(['memory', 'redis'])('the %s driver', (driver) => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 });
+
+describe('the redis driver without Redis', () => {
+  it('refuses jobs at once, shows itself down, and closes without waiting for Redis', async () => {
+    const queue = new BullQueue({ ...base, redis_url: 'redis://127.0.0.1:1', redis_key_prefix: 'rpcgw-test:none' });
+    queue.work(async () => ({ status: 'accepted' }));
+    await expect(queue.submit(job('Z1'))).rejects.toThrow('Redis at redis://127.0.0.1:1 is unreachable');
+    expect(await queue.outcome('node', 'Z1', 100)).toBeUndefined();
+    expect(await queue.status()).toEqual({ driver: 'redis', durable: true, up: false, workers: true, lanes: [], failed: [] });
+    const started = Date.now();
+    await queue.close();
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
