@@ -237,7 +237,7 @@ describe('metrics over a known sequence of calls', () => {
     expect(m.value('rpcgw_devnet_mempool_bytes')).toBe(3);
   });
 
-  it('upstream, cache and queue families are declared, empty in embedded mode', () => {
+  it('upstream, cache and queue families are declared; upstream and cache empty in embedded mode, the queue fed by its broadcasts', () => {
     const declared = [
       'rpcgw_upstream_up',
       'rpcgw_upstream_latest_height',
@@ -261,7 +261,10 @@ describe('metrics over a known sequence of calls', () => {
     expect(m.series('rpcgw_upstream_up')).toEqual([]);
     expect(m.series('rpcgw_cache_hits_total')).toEqual([]);
     expect(m.series('rpcgw_cache_bytes')).toEqual([]);
-    expect(m.value('rpcgw_queue_job_duration_seconds_count')).toBe(0);
+    // The broadcasts above went through the broadcast queue (in memory here): each one delivered is timed.
+    expect(m.value('rpcgw_queue_jobs_total', { outcome: 'delivered' })).toBeGreaterThan(0);
+    expect(m.value('rpcgw_queue_job_duration_seconds_count')).toBe(m.value('rpcgw_queue_jobs_total', { outcome: 'delivered' }));
+    expect(m.value('rpcgw_queue_jobs', { state: 'failed' })).toBe(0);
   });
 
   it("the standard process and Node.js families under their standard names; every other name has the prefix", () => {
