@@ -88,7 +88,7 @@ export function declareFamilies(registry: Registry, prefix: string) {
     },
     queue: {
       depth: gauge('queue_jobs', 'Broadcast queue jobs, by state (waiting, active, delayed, failed).', ['state']),
-      jobs: counter('queue_jobs_total', 'Broadcast queue jobs finished, by outcome (delivered, failed, deduplicated).', ['outcome']),
+      jobs: counter('queue_jobs_total', 'Broadcast queue jobs finished, by outcome (delivered, rejected by the node, failed after every attempt, deduplicated).', ['outcome']),
       retries: counter('queue_retries_total', 'Broadcast queue delivery attempts retried after a failure.'),
       duration: histogram('queue_job_duration_seconds', 'Time from enqueue to delivery of a broadcast.', [], LATENCY_BUCKETS),
     },

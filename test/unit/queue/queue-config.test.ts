@@ -1,5 +1,7 @@
 /** `[queue]`: its defaults, REDIS_URL as the fallback of redis_url, and its checks. */
+import { parseCli } from '../../../src/config/cli';
 import { loadConfig } from '../../../src/config/load-config';
+import { startWorker } from '../../../src/queue/worker-process';
 import { tempHome } from '../config/temp-home';
 
 describe('[queue]', () => {
@@ -32,5 +34,24 @@ describe('[queue]', () => {
   it('refuses a concurrency of 0 and a prefix with spaces', () => {
     expect(() => loadConfig({ home: tempHome(), env: {}, flags: { 'queue.concurrency': '0' } })).toThrow(/concurrency/);
     expect(() => loadConfig({ home: tempHome(), env: {}, flags: { 'queue.redis_key_prefix': 'a b' } })).toThrow(/redis_key_prefix/);
+  });
+});
+
+describe('rpc-gateway worker', () => {
+  it('takes --home and --set as the other commands do', () => {
+    expect(parseCli(['node', 'rpc-gateway', 'worker', '--home', '/srv/gw', '--set', 'queue.concurrency=4'], {})).toEqual({
+      command: 'worker',
+      home: '/srv/gw',
+      flags: { 'queue.concurrency': '4' },
+    });
+  });
+
+  it('needs a queue on Redis and upstream nodes to deliver to', async () => {
+    await expect(startWorker(loadConfig({ home: tempHome(), env: {} }), { logger: false })).rejects.toThrow(
+      'rpc-gateway worker: [queue] redis_url (or REDIS_URL) is empty; a worker delivers the jobs of a queue on Redis',
+    );
+    await expect(startWorker(loadConfig({ home: tempHome(), env: { REDIS_URL: 'redis://127.0.0.1:6379' } }), { logger: false })).rejects.toThrow(
+      /^rpc-gateway worker: \[backend\] kind is "embedded"/,
+    );
   });
 });
