@@ -1,3 +1,4 @@
+import { ApplicationError } from '../rpc/errors';
 import { Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { Redis } from 'ioredis';
@@ -112,6 +113,18 @@ export class AccessService implements OnModuleDestroy {
     return release;
   }
 
+  /**
+   * A per-IP place of `kind` for a call's client: its release (a no-op when the address is unknown), or
+   * the cap's error (`max_… N reached`) when the address holds them all.
+   */
+  placeFor(rpc: RpcInterface, kind: IpCapKind, ip: string | undefined): () => void {
+    if (ip === undefined) return NO_PLACE;
+    const place = this.takeIpPlace(rpc, kind, ip);
+    if (place !== undefined) return place;
+    const { key, max } = this.capOf(kind);
+    throw new ApplicationError(`${key} ${max} reached`);
+  }
+
   /** The name of the per-IP cap of `kind` (the config key), for error texts. */
   capOf(kind: IpCapKind): { key: string; max: number } {
     const key = CAP_KEYS[kind];
@@ -142,3 +155,5 @@ export class AccessService implements OnModuleDestroy {
 function admission(ip: string, lookup: KeyLookup): Admission {
   return typeof lookup === 'string' ? { refused: lookup } : { caller: { ip, key: lookup } };
 }
+
+const NO_PLACE = (): void => undefined;

@@ -1,7 +1,8 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option, type OutputConfiguration } from 'commander';
-import { TABLE_NAMES, tableSpec, type KeySpec, type TableName } from './config-tables';
+import { TABLE_NAMES, tableSpec, type TableName } from './config-tables';
+import type { KeySpec } from './config-table-spec';
 import { formatDuration } from './duration';
 
 export interface CliInvocation {
@@ -96,23 +97,18 @@ export function parseCli(
       invocation = { command: 'start', home: expandHome(home), flags };
     });
 
-  program
-    .command('plugins')
-    .description('List the plugins the configuration loads: their namespaces, methods, and whether each is served.')
-    .option('--home <dir>', `Home directory holding config/ (default: ${DEFAULT_HOME}, or $RPCGW_HOME).`)
-    .option('--set <table.key=value>', 'Set any key of config.toml, app.toml or gateway.toml; repeatable.', collectSetting)
-    .action((options: { home?: string; set?: Record<string, string> }) => {
-      invocation = { command: 'plugins', home: expandHome(options.home ?? env.RPCGW_HOME ?? DEFAULT_HOME), flags: { ...options.set } };
-    });
-
-  program
-    .command('worker')
-    .description("Deliver the broadcast queue's transactions (on [queue] redis_url) to the upstream nodes; no RPC listener.")
-    .option('--home <dir>', `Home directory holding config/ (default: ${DEFAULT_HOME}, or $RPCGW_HOME).`)
-    .option('--set <table.key=value>', 'Set any key of config.toml, app.toml or gateway.toml; repeatable.', collectSetting)
-    .action((options: { home?: string; set?: Record<string, string> }) => {
-      invocation = { command: 'worker', home: expandHome(options.home ?? env.RPCGW_HOME ?? DEFAULT_HOME), flags: { ...options.set } };
-    });
+  // Commands that only read the configuration: --home and --set, as `start` takes them.
+  const configCommand = (command: 'plugins' | 'worker', description: string) =>
+    program
+      .command(command)
+      .description(description)
+      .option('--home <dir>', `Home directory holding config/ (default: ${DEFAULT_HOME}, or $RPCGW_HOME).`)
+      .option('--set <table.key=value>', 'Set any key of config.toml, app.toml or gateway.toml; repeatable.', collectSetting)
+      .action((options: { home?: string; set?: Record<string, string> }) => {
+        invocation = { command, home: expandHome(options.home ?? env.RPCGW_HOME ?? DEFAULT_HOME), flags: { ...options.set } };
+      });
+  configCommand('plugins', 'List the plugins the configuration loads: their namespaces, methods, and whether each is served.');
+  configCommand('worker', "Deliver the broadcast queue's transactions (on [queue] redis_url) to the upstream nodes; no RPC listener.");
 
   program.parse(argv, { from: 'node' });
   return invocation ?? program.help({ error: true });

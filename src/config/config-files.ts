@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { ConfigError } from './config-error';
-import type { ConfigFileName } from './config-tables';
+import type { ConfigFileName } from './config-table-spec';
 import { renderConfigFile } from './config-template';
 
 /** How errors name a file: relative to the home, as an operator sees it there. */

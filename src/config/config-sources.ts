@@ -4,7 +4,7 @@
  */
 import { ConfigError } from './config-error';
 import { fileLabel, isTomlTable } from './config-files';
-import type { ConfigFileName } from './config-tables';
+import type { ConfigFileName } from './config-table-spec';
 import { CONFIG_TABLES, TABLE_NAMES, envName, tableSpec, type TableName } from './config-tables';
 import { CONFIG_FILE_NAMES, renderToml } from './config-template';
 import type { RawSource } from './read-value';

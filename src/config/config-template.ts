@@ -2,7 +2,8 @@
  * The text of each config file as written on first start: the defaults, with a comment per key.
  * Written from this template rather than by a TOML serializer so that the comments survive.
  */
-import { CONFIG_TABLES, TABLE_NAMES, tableSpec, type ConfigFileName, type ValueKind } from './config-tables';
+import { CONFIG_TABLES, TABLE_NAMES, tableSpec } from './config-tables';
+import type { ConfigFileName, ValueKind } from './config-table-spec';
 import { formatDuration } from './duration';
 
 export const CONFIG_FILE_NAMES: readonly ConfigFileName[] = ['config.toml', 'app.toml', 'gateway.toml'];

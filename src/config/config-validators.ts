@@ -3,22 +3,7 @@
  * applies reports the same `expected …` text, which becomes the tail of the one-line ConfigError.
  */
 import { isIP } from 'node:net';
-import {
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsNumber,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateBy,
-  type ValidationArguments,
-  type ValidationOptions,
-} from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy, type ValidationArguments, type ValidationOptions } from 'class-validator';
 
 type Message = ValidationOptions['message'];
 

@@ -2,29 +2,8 @@
  * class-validator schema of each config table, mirroring config.types.ts. The loader fills an instance
  * with values already read as their kind (durations in ms, lists as arrays) and validates it.
  */
-import type {
-  BackendKind,
-  GatewayOwnConfig,
-  InstrumentationConfig,
-  JsonRpcConfig,
-  RpcConfig,
-} from './config.types';
-import {
-  IsCidrList,
-  IsDurationAtLeast,
-  IsFlag,
-  IsHostPort,
-  IsIntAtLeast,
-  IsIntAtLeastKey,
-  IsListenAddressList,
-  IsMatching,
-  IsNamespaceList,
-  IsNonEmptyText,
-  IsNumberAtLeast,
-  IsOneOf,
-  IsTextList,
-  IsUrlOrEmpty,
-} from './config-validators';
+import type { BackendKind, GatewayOwnConfig, InstrumentationConfig, JsonRpcConfig, RpcConfig } from './config.types';
+import { IsCidrList, IsDurationAtLeast, IsFlag, IsHostPort, IsIntAtLeast, IsIntAtLeastKey, IsListenAddressList, IsMatching, IsNamespaceList, IsNonEmptyText, IsNumberAtLeast, IsOneOf, IsTextList, IsUrlOrEmpty } from './config-validators';
 
 /** The EVM namespaces the gateway serves itself; plugins may register more. */
 export const EVM_NAMESPACES = ['eth', 'web3', 'net', 'txpool', 'debug', 'personal', 'admin', 'miner'] as const;

@@ -1,5 +1,5 @@
 import { parse as parseToml } from 'smol-toml';
-import type { ValueKind } from './config-tables';
+import type { ValueKind } from './config-table-spec';
 import { parseDuration } from './duration';
 
 /** Where a raw value came from: a TOML file keeps its types; the environment and flags give text. */

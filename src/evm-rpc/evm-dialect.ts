@@ -6,20 +6,7 @@ import { answeredIdOf, errorAnswer, type Message } from '../rpc/envelope';
 import { HandlerFailure, MethodNotFoundError, RpcError, type KeyRefusal, type RateLimitedError } from '../rpc/errors';
 import type { AnyMethod, MethodArgs } from '../rpc/method';
 import { NULL_ID, parseEvmBody } from './evm-envelope';
-import {
-  BatchTooLargeError,
-  EmptyBatchError,
-  EvmUnauthorizedError,
-  HandlerCrashedError,
-  LimitExceededError,
-  InvalidArgumentError,
-  MethodNotAvailableError,
-  MissingArgumentError,
-  NonArrayArgsError,
-  RequestTimedOutError,
-  ResponseTooLargeError,
-  TooManyArgumentsError,
-} from './evm-errors';
+import { BatchTooLargeError, EmptyBatchError, EvmUnauthorizedError, HandlerCrashedError, LimitExceededError, InvalidArgumentError, MethodNotAvailableError, MissingArgumentError, NonArrayArgsError, RequestTimedOutError, ResponseTooLargeError, TooManyArgumentsError } from './evm-errors';
 
 /**
  * go-ethereum's positional arguments: `params` absent or null = no arguments; anything but an array

@@ -3,18 +3,7 @@
  * messages ethers and viem parse. Handlers and backends throw ApplicationError (a failed operation,
  * -32000 unless e.g. 3 for a revert) or these.
  */
-import {
-  InternalError,
-  InvalidParamsError,
-  InvalidRequestError,
-  LimitError,
-  MethodNotFoundError,
-  ParseError,
-  RateLimitedError,
-  RefusalError,
-  type KeyRefusal,
-  type NotFoundReason,
-} from '../rpc/errors';
+import { InternalError, InvalidParamsError, InvalidRequestError, LimitError, MethodNotFoundError, ParseError, RateLimitedError, RefusalError, type KeyRefusal, type NotFoundReason } from '../rpc/errors';
 
 export class EvmParseError extends ParseError {
   constructor() {

@@ -1,12 +1,6 @@
 import type { Gauge, Histogram, LabelValues } from 'prom-client';
 import type { Upstream } from '../backends/upstream/upstream';
-import {
-  upstreamErrorKind,
-  type PoolSurface,
-  type UpstreamErrorKind,
-  type UpstreamObserver,
-  type UpstreamRequestObserver,
-} from '../backends/upstream/upstream-observer';
+import { upstreamErrorKind, type PoolSurface, type UpstreamErrorKind, type UpstreamObserver, type UpstreamRequestObserver } from '../backends/upstream/upstream-observer';
 import type { ResponseCache } from '../backends/upstream/response-cache';
 import type { UpstreamPool } from '../backends/upstream/upstream-pool';
 import type { MetricFamilies, Sampled } from './metric-families';

@@ -4,18 +4,7 @@
  * (ApplicationError for a failed operation); `toNodeError` turns them into these.
  */
 import type { Transport } from '../rpc/call-context';
-import {
-  ApplicationError,
-  InternalError,
-  InvalidParamsError,
-  InvalidRequestError,
-  LimitError,
-  MethodNotFoundError,
-  ParseError,
-  RateLimitedError,
-  RpcError,
-  type KeyRefusal,
-} from '../rpc/errors';
+import { ApplicationError, InternalError, InvalidParamsError, InvalidRequestError, LimitError, MethodNotFoundError, ParseError, RateLimitedError, RpcError, type KeyRefusal } from '../rpc/errors';
 
 /** A body that is not JSON, or a member CometBFT cannot decode: the whole body fails, with no id. */
 export class NodeParseError extends ParseError {

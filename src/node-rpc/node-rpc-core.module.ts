@@ -10,7 +10,6 @@ import { NodeDialect } from './node-dialect';
     engineProvider('node', (config) => ({
       dialect: new NodeDialect(),
       policy: {
-        unsafeEnabled: () => config.rpc.unsafe,
         groupEnabled: (group) => nodeCategoryServed(group, config.gateway.plugins.node_api),
         websocketOnlyRefusal: () => new MethodNotFoundError('websocket-only'),
       },

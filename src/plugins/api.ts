@@ -4,16 +4,7 @@
  * exactly as the built-in ones are (`defineMethod`), so the same guards, codecs, caching, upstream
  * routing, metrics and transports apply to them. See docs/plugins.md.
  */
-import type {
-  AddressTransactionsPage,
-  BlockRef,
-  ContractCreator,
-  EvmBackend,
-  LogFilter,
-  SearchDirection,
-  TraceConfig,
-  TransactionArgs,
-} from '../backends/evm-backend';
+import type { AddressTransactionsPage, BlockRef, ContractCreator, EvmBackend, LogFilter, SearchDirection, TraceConfig, TransactionArgs } from '../backends/evm-backend';
 import type { NodeBackend } from '../backends/node-backend';
 import type { FailedJob, LaneCounts, QueueStatus } from '../queue/broadcast-queue';
 import type { BusEvent, EventBus } from '../events/event-bus';

@@ -16,20 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import { redactUrl } from '../backends/upstream/redact-url';
 import { retryDelay } from './backoff';
-import {
-  LANES,
-  QueueUnavailableError,
-  RetryLater,
-  type BroadcastJob,
-  type BroadcastQueue,
-  type Deliver,
-  type Delivery,
-  type FailedJob,
-  type Lane,
-  type LaneCounts,
-  type QueueStatus,
-  type Submitted,
-} from './broadcast-queue';
+import { LANES, QueueUnavailableError, RetryLater, type BroadcastJob, type BroadcastQueue, type Deliver, type Delivery, type FailedJob, type Lane, type LaneCounts, type QueueStatus, type Submitted } from './broadcast-queue';
 import { ORDER_WAIT_MS, type QueueSettings } from './memory-queue';
 import { QueueMeters } from './queue-metrics';
 

@@ -5,20 +5,7 @@
  */
 import type { GatewayOwnConfig } from '../config/config.types';
 import { retryDelay } from './backoff';
-import {
-  LANES,
-  RetryLater,
-  type BroadcastJob,
-  type BroadcastQueue,
-  type Deliver,
-  type Delivery,
-  type FailedJob,
-  type Lane,
-  type LaneCounts,
-  type QueueStatus,
-  type Submitted,
-  QueueUnavailableError,
-} from './broadcast-queue';
+import { LANES, RetryLater, type BroadcastJob, type BroadcastQueue, type Deliver, type Delivery, type FailedJob, type Lane, type LaneCounts, type QueueStatus, type Submitted, QueueUnavailableError } from './broadcast-queue';
 import { QueueMeters } from './queue-metrics';
 
 export type QueueSettings = GatewayOwnConfig['queue'];

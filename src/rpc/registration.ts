@@ -36,10 +36,13 @@ export const RPC_EXECUTOR: Readonly<Record<RpcInterface, symbol>> = {
  */
 export const RPC_GATE = Symbol('RPC_GATE');
 
-/** What makes an interface's engine besides its registry: its wire rules, its guard policy, its batch limits. */
+/**
+ * What makes an interface's engine besides its registry: its wire rules, its guard policy (unsafe
+ * methods follow `[rpc] unsafe` on both interfaces), its batch limits.
+ */
 export interface EngineParts {
   readonly dialect: Dialect;
-  readonly policy: GuardPolicy;
+  readonly policy: Omit<GuardPolicy, 'unsafeEnabled'>;
   readonly limits: () => BatchLimits;
 }
 
@@ -50,7 +53,7 @@ export function engineProvider(rpc: RpcInterface, parts: (config: GatewayConfigS
     inject: [METHOD_REGISTRY[rpc], GatewayConfigService, { token: RPC_EXECUTOR[rpc], optional: true }, { token: RPC_GATE, optional: true }],
     useFactory: (registry: MethodRegistry, config: GatewayConfigService, executor?: Executor, gate?: CallGate | null) => {
       const { dialect, policy, limits } = parts(config);
-      const engine = new RpcEngine(dialect, registry, policy, limits);
+      const engine = new RpcEngine(dialect, registry, { ...policy, unsafeEnabled: () => config.rpc.unsafe }, limits);
       if (executor) engine.useExecutor(executor);
       if (gate) engine.useGate(gate);
       return engine;

@@ -11,16 +11,7 @@ import { fromHex, hexData, quantity, toChecksumAddress, word } from '../../devne
 import type { Devnet } from '../../devnet/devnet';
 import { MempoolError } from '../../devnet/mempool/mempool';
 import { ApplicationError } from '../../rpc/errors';
-import type {
-  AddressTransactionsPage,
-  BlockRef,
-  ContractCreator,
-  EvmBackend,
-  LogFilter,
-  SearchDirection,
-  TraceConfig,
-  TransactionArgs,
-} from '../evm-backend';
+import type { AddressTransactionsPage, BlockRef, ContractCreator, EvmBackend, LogFilter, SearchDirection, TraceConfig, TransactionArgs } from '../evm-backend';
 import type { Json, JsonObject } from '../../rpc/json';
 import { AnswersDevnetErrors } from './devnet-errors';
 import { createAccessList } from './evm-query/access-list';

@@ -9,16 +9,7 @@
  * out as it is.
  */
 import { ApplicationError, InvalidParamsError } from '../../rpc/errors';
-import type {
-  AddressTransactionsPage,
-  BlockRef,
-  ContractCreator,
-  EvmBackend,
-  LogFilter,
-  SearchDirection,
-  TraceConfig,
-  TransactionArgs,
-} from '../evm-backend';
+import type { AddressTransactionsPage, BlockRef, ContractCreator, EvmBackend, LogFilter, SearchDirection, TraceConfig, TransactionArgs } from '../evm-backend';
 import type { Json, JsonObject } from '../../rpc/json';
 import type { AnyMethod, MethodArgs } from '../../rpc/method';
 import type { MethodRegistry } from '../../rpc/method-registry';

@@ -8,16 +8,7 @@
  */
 import type { WriteBatch } from '../store/database';
 import { merkleRoot } from '../chain/merkle';
-import type {
-  Application,
-  CheckTxResult,
-  FinalizeBlockRequest,
-  FinalizeBlockResult,
-  InfoResult,
-  QueryRequest,
-  QueryResult,
-  ValidatorUpdate,
-} from './application';
+import type { Application, CheckTxResult, FinalizeBlockRequest, FinalizeBlockResult, InfoResult, QueryRequest, QueryResult, ValidatorUpdate } from './application';
 import { isEthTxEnvelope } from './evm/eth-tx';
 import type { EvmApplication } from './evm/evm-application';
 

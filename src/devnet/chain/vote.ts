@@ -40,13 +40,7 @@ export function voteSignBytes(
   return BinaryWriter.create().bytes(w.finish()).finish();
 }
 
-export function precommitSignBytes(
-  chainId: string,
-  height: bigint,
-  round: number,
-  blockId: BlockId,
-  timestamp: Timestamp,
-): Uint8Array {
+export function precommitSignBytes(chainId: string, height: bigint, round: number, blockId: BlockId, timestamp: Timestamp): Uint8Array {
   return voteSignBytes(PRECOMMIT_TYPE, chainId, height, round, blockId, timestamp);
 }
 

@@ -6,15 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { randomBytes } from 'crypto';
 import { join } from 'path';
-import {
-  generateValidatorKey,
-  keyFromSeed,
-  loadOrCreateNodeKey,
-  loadOrCreateValidatorKey,
-  NodeKey,
-  nodeIdOf,
-  ValidatorKey,
-} from '../chain/keys';
+import { generateValidatorKey, keyFromSeed, loadOrCreateNodeKey, loadOrCreateValidatorKey, NodeKey, nodeIdOf, ValidatorKey } from '../chain/keys';
 import { GenesisDoc, genesisFileText, parseGenesisDoc } from './genesis-doc';
 
 export interface NodeIdentity {

@@ -3,14 +3,7 @@
  * how a block is assembled from it (State.MakeBlock).
  */
 import type { FinalizeBlockResult } from '../app/application';
-import {
-  commitHash,
-  consensusParamsHash,
-  dataHash,
-  evidenceHash,
-  lastResultsHash,
-  validatorsHash,
-} from '../chain/hashing';
+import { commitHash, consensusParamsHash, dataHash, evidenceHash, lastResultsHash, validatorsHash } from '../chain/hashing';
 import type { Block, BlockId, Commit, Header, Timestamp } from '../chain/types';
 import type { GenesisDoc } from '../genesis/genesis-doc';
 import type { ChainState } from './chain-state';

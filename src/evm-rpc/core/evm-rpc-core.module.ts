@@ -13,7 +13,6 @@ import { evmNamespaceServed } from './rpc-modules';
     engineProvider('evm', (config) => ({
       dialect: new EvmDialect(),
       policy: {
-        unsafeEnabled: () => config.rpc.unsafe,
         groupEnabled: (group) => evmNamespaceServed(group, config.jsonRpc.api),
         websocketOnlyRefusal: () => new NotificationsNotSupportedError(),
       },

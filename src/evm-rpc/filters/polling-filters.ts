@@ -65,7 +65,7 @@ export class PollingFilters implements BlockListener, OnModuleDestroy {
   create(kind: FilterKind, criteria: LogFilter = {}, ip?: string): string {
     if (this.filters.size >= this.config.jsonRpc['filter-cap']) throw new ApplicationError(CAP_ERRORS[kind]);
     if (kind === 'logs') checkLiveRange(criteria);
-    const place = this.takeIpPlace(ip);
+    const place = this.access?.placeFor('evm', 'filters', ip) ?? NOT_COUNTED;
     const id = newRpcId();
     const counted = this.metrics?.filterInstalled(METRIC_KINDS[kind]) ?? NOT_COUNTED;
     const ended = () => {
@@ -131,15 +131,6 @@ export class PollingFilters implements BlockListener, OnModuleDestroy {
     this.unfollowIfIdle();
   }
 
-  private takeIpPlace(ip: string | undefined): () => void {
-    if (this.access === undefined || ip === undefined) return NOT_COUNTED;
-    const place = this.access.takeIpPlace('evm', 'filters', ip);
-    if (place === undefined) {
-      const { key, max } = this.access.capOf('filters');
-      throw new ApplicationError(`${key} ${max} reached`);
-    }
-    return place;
-  }
 
   private get(id: string): PollingFilter {
     const filter = this.filters.get(id);

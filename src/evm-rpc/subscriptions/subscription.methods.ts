@@ -117,7 +117,7 @@ export class SubscriptionMethods implements MethodSource {
     if (!ctx.notifications) throw new ApplicationError('notifications not supported');
     const port = ctx.notifications;
     // `[limits] max_subscriptions_per_ip`, taken synchronously: pipelined eth_subscribe calls cannot pass it.
-    const place = this.takeIpPlace(ctx.caller?.ip);
+    const place = this.access?.placeFor('evm', 'subscriptions', ctx.caller?.ip) ?? NOT_COUNTED;
     const id = newRpcId();
     const stream = port.stream(id);
     const send = (result: Json) => stream.send(JSON.stringify(result));
@@ -143,15 +143,6 @@ export class SubscriptionMethods implements MethodSource {
     return id;
   }
 
-  private takeIpPlace(ip: string | undefined): () => void {
-    if (this.access === undefined || ip === undefined) return NOT_COUNTED;
-    const place = this.access.takeIpPlace('evm', 'subscriptions', ip);
-    if (place === undefined) {
-      const { key, max } = this.access.capOf('subscriptions');
-      throw new ApplicationError(`${key} ${max} reached`);
-    }
-    return place;
-  }
 
   private unsubscribe(id: string, ctx: CallContext): boolean {
     // Over HTTP there is no subscription to end: go-ethereum's answer.

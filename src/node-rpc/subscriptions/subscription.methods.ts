@@ -74,7 +74,7 @@ export class SubscriptionMethods implements MethodSource {
     const query = this.parse(text);
     const key = query.toString();
     if (mine?.has(key) || this.bus.hasSubscription(subscriber, key)) throw new ApplicationError('already subscribed');
-    const place = this.takeIpPlace(ctx);
+    const place = this.access?.placeFor('node', 'subscriptions', ctx.caller?.ip) ?? NO_PLACE;
     // Held from here on: the next subscribe, pipelined behind this one, counts it.
     const hold: Hold = { release: place };
     this.hold(subscriber, key, hold);
@@ -123,17 +123,6 @@ export class SubscriptionMethods implements MethodSource {
     return {};
   }
 
-  /** A place of `[limits] max_subscriptions_per_ip` for the caller's address (a no-op release when uncapped). */
-  private takeIpPlace(ctx: CallContext): () => void {
-    const ip = ctx.caller?.ip;
-    if (this.access === undefined || ip === undefined) return NO_PLACE;
-    const place = this.access.takeIpPlace('node', 'subscriptions', ip);
-    if (place === undefined) {
-      const { key, max } = this.access.capOf('subscriptions');
-      throw new ApplicationError(`${key} ${max} reached`);
-    }
-    return place;
-  }
 
   private unsubscribe(text: string, ctx: CallContext): Record<string, never> {
     const subscriber = this.portOf(ctx).subscriber;

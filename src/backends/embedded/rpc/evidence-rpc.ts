@@ -9,14 +9,7 @@ import { ApplicationError, InvalidParamsError } from '../../../rpc/errors';
 import { toHex } from '../../../devnet/bytes';
 import type { Devnet } from '../../../devnet/devnet';
 import { EvidenceDecodeError, int64Field, JsonFields, objectField } from '../../../devnet/evidence/amino-decode';
-import {
-  decodeDuplicateVoteEvidence,
-  DuplicateVoteEvidence,
-  duplicateVoteHash,
-  duplicateVoteString,
-  validateDuplicateVote,
-  verifyDuplicateVote,
-} from '../../../devnet/evidence/duplicate-vote';
+import { decodeDuplicateVoteEvidence, DuplicateVoteEvidence, duplicateVoteHash, duplicateVoteString, validateDuplicateVote, verifyDuplicateVote } from '../../../devnet/evidence/duplicate-vote';
 import { goTimeString } from '../../../devnet/evidence/go-format';
 import { timestampFromNanos, timestampToNanos } from '../../../devnet/time';
 

@@ -19,16 +19,7 @@ import { AddressIndex, type IndexedTx } from '../../indexer/address-index';
 import { TrieNodeStore } from '../../evm-state/trie-node-store';
 import { openWorldState } from '../../evm-state/world-state';
 import type { Database, WriteBatch } from '../../store/database';
-import type {
-  Application,
-  CheckTxResult,
-  FinalizeBlockRequest,
-  FinalizeBlockResult,
-  InfoResult,
-  QueryRequest,
-  QueryResult,
-  ValidatorUpdate,
-} from '../application';
+import type { Application, CheckTxResult, FinalizeBlockRequest, FinalizeBlockResult, InfoResult, QueryRequest, QueryResult, ValidatorUpdate } from '../application';
 import { txResult } from '../results';
 import { nextBaseFee } from './base-fee';
 import { executeBlock, type BlockTx } from './block-executor';

@@ -13,16 +13,7 @@ import { BinaryWriter } from 'cosmjs-types/binary';
 import { ValidatorUpdate as ValidatorUpdateProto } from 'cosmjs-types/tendermint/abci/types';
 import type { AbciEvent } from '../../chain/types';
 import type { Database, Table, WriteBatch } from '../../store/database';
-import type {
-  Application,
-  CheckTxResult,
-  FinalizeBlockRequest,
-  FinalizeBlockResult,
-  InfoResult,
-  QueryRequest,
-  QueryResult,
-  ValidatorUpdate,
-} from '../application';
+import type { Application, CheckTxResult, FinalizeBlockRequest, FinalizeBlockResult, InfoResult, QueryRequest, QueryResult, ValidatorUpdate } from '../application';
 import { txResult } from '../results';
 import { isKeyValueTx, isValidatorTx, keyValueOf, normalizeKeyValueTx, parseValidatorTx } from './kvstore-txs';
 import { toHex, utf8 } from '../../bytes';
