@@ -1,0 +1,74 @@
+/**
+ * Property tests of the two envelope parsers (NodeDialect.parse, parseEvmBody): any text parses to a
+ * body, never a throw; a failure is a typed RpcError.
+ * Long run: FUZZ_RUNS=100000 npx jest test/unit/fuzz --runInBand --testTimeout=0 (FUZZ_SEED=<n> replays).
+ */
+import fc from 'fast-check';
+import { Logger } from '@nestjs/common';
+import { parseEvmBody } from '../../../src/evm-rpc/evm-envelope';
+import { NodeDialect } from '../../../src/node-rpc/node-dialect';
+import type { Body, Message } from '../../../src/rpc/envelope';
+import { RpcError } from '../../../src/rpc/errors';
+import { deepText, jsonValue, mutated, numberText, settings, timed, unicode } from './arbitraries';
+
+Logger.overrideLogger(false);
+
+const id = fc.oneof(fc.integer(), numberText, numberText.map(Number), unicode, fc.constant(null), jsonValue);
+const member = fc.record(
+  {
+    jsonrpc: fc.oneof(fc.constant('2.0'), jsonValue),
+    id,
+    method: fc.oneof(fc.constantFrom('eth_chainId', 'status', 'x_subscription', ''), unicode, jsonValue),
+    params: jsonValue,
+    result: jsonValue,
+    error: jsonValue,
+    ID: id,
+    Method: unicode,
+  },
+  { requiredKeys: [] },
+);
+const envelope = fc.oneof(member, fc.array(fc.oneof(member, jsonValue), { maxLength: 8 }), jsonValue);
+/** Body texts: envelopes, then edited, padded, followed by more text, or deep. */
+export const bodyText: fc.Arbitrary<string> = fc.oneof(
+  envelope.map((v) => JSON.stringify(v) ?? ''),
+  mutated(envelope.map((v) => JSON.stringify(v) ?? '')),
+  fc.tuple(fc.constantFrom('', ' ', '\t\n', '\ufeff'), envelope.map((v) => JSON.stringify(v) ?? ''), fc.constantFrom('', ' ', '{}', 'x', ']')).map((p) => p.join('')),
+  deepText,
+  unicode,
+  fc.string({ unit: fc.constantFrom('{', '}', '[', ']', '"', ':', ',', '1', 'a', ' ', '\\', 'n', 'u'), maxLength: 40 }),
+);
+
+function checkMessage(message: Message): void {
+  if (message.kind === 'invalid') expect(message.error).toBeInstanceOf(RpcError);
+  if (message.kind === 'call') expect(() => JSON.parse(message.idText)).not.toThrow();
+}
+
+function check(body: Body): void {
+  if (body.kind === 'error') expect(body.error).toBeInstanceOf(RpcError);
+  if (body.kind === 'single') checkMessage(body.message);
+  if (body.kind === 'batch') body.messages.forEach(checkMessage);
+}
+
+describe('NodeDialect.parse', () => {
+  const dialect = new NodeDialect();
+  it.each(['jsonrpc', 'ws'] as const)('parses any body over %s to a body, failures typed', (transport) => {
+    fc.assert(fc.property(bodyText, (text) => check(timed(() => dialect.parse(text, transport)))), settings());
+  });
+});
+
+describe('parseEvmBody', () => {
+  it('parses any body to a body, failures typed', () => {
+    fc.assert(fc.property(bodyText, (text) => check(timed(() => parseEvmBody(text)))), settings());
+  });
+
+  it('reads a valid call back as the call sent', () => {
+    const call = fc.record({ id: fc.oneof(fc.integer(), unicode), method: unicode.filter((m) => m !== ''), params: fc.array(jsonValue, { maxLength: 3 }) });
+    fc.assert(
+      fc.property(call, (c) => {
+        const body = parseEvmBody(JSON.stringify({ jsonrpc: '2.0', ...c }));
+        expect(body).toMatchObject({ kind: 'single', message: { kind: 'call', method: c.method, id: c.id } });
+      }),
+      settings(),
+    );
+  });
+});
