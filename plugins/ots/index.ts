@@ -12,18 +12,7 @@
  * Config, `[plugins.ots]`: `max_page_size` (default 25, erigon's): the largest page the two searches
  * take.
  */
-import {
-  defineMethod,
-  definePlugin,
-  heightAt,
-  cacheAt,
-  evmCodecs,
-  LATEST,
-  param,
-  PLUGIN_API_VERSION,
-  type AnyMethod,
-  type PluginConfig,
-} from 'rpc-gateway/plugin-api';
+import { defineMethod, definePlugin, heightAt, cacheAt, evmCodecs, LATEST, param, PLUGIN_API_VERSION, type AnyMethod, type PluginConfig } from 'rpc-gateway/plugin-api';
 import { blockMethods } from './blocks';
 import { erigonMethods } from './erigon';
 import { historyMethods } from './history';

@@ -3,16 +3,7 @@
  * in its own block, published as a CometBFT NewBlock event on the bus as the devnet does.
  */
 import { AbiCoder, Transaction, id, keccak256, toUtf8Bytes, Wallet } from 'ethers';
-import type {
-  AddressTransactionsPage,
-  BlockRef,
-  ContractCreator,
-  EvmBackend,
-  LogFilter,
-  SearchDirection,
-  TraceConfig,
-  TransactionArgs,
-} from '../../src/backends/evm-backend';
+import type { AddressTransactionsPage, BlockRef, ContractCreator, EvmBackend, LogFilter, SearchDirection, TraceConfig, TransactionArgs } from '../../src/backends/evm-backend';
 import type { Json, JsonObject } from '../../src/rpc/json';
 import type { EventBus } from '../../src/events';
 import { ApplicationError } from '../../src/rpc/errors';

@@ -7,9 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  JsonRpcProvider, Network, getAddress, Transaction, TypedDataEncoder, Wallet, WebSocketProvider, isError, keccak256, toUtf8Bytes, verifyMessage, verifyTypedData,
-} from 'ethers';
+import { JsonRpcProvider, Network, getAddress, Transaction, TypedDataEncoder, Wallet, WebSocketProvider, isError, keccak256, toUtf8Bytes, verifyMessage, verifyTypedData } from 'ethers';
 import { CHAIN_ID, DEV_KEYS, EMITTER, REVERT_DATA, REVERTER, SLOW, TOPIC } from './evm-surface-backend';
 import { EvmWsClient, postRaw, rpc, startEvmApp, type EvmTestApp } from './evm-surface-app';
 

@@ -6,20 +6,7 @@
  */
 import { evmRpcFlags } from '../support/backends';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream';
-import {
-  dropKeys,
-  evmCall,
-  evmTransfers,
-  freshPrefix,
-  kvTx,
-  latestHeight,
-  metric,
-  nodeCall,
-  queueFlags,
-  startDevnet,
-  waitForInclusion,
-  type Devnet,
-} from './queue-support';
+import { dropKeys, evmCall, evmTransfers, freshPrefix, kvTx, latestHeight, metric, nodeCall, queueFlags, startDevnet, waitForInclusion, type Devnet } from './queue-support';
 
 jest.setTimeout(90_000);
 

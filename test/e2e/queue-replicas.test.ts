@@ -6,25 +6,7 @@
  * and the worker alone once A is stopped.
  */
 import { evmRpcFlags } from '../support/backends';
-import {
-  dropKeys,
-  evmCall,
-  evmTransfers,
-  freshPrefix,
-  homeWith,
-  kvTx,
-  latestHeight,
-  metric,
-  nodeCall,
-  queueFlags,
-  removeHome,
-  startDevnet,
-  startProcess,
-  upstreamGatewayToml,
-  waitForInclusion,
-  type Devnet,
-  type GatewayProc,
-} from './queue-support';
+import { dropKeys, evmCall, evmTransfers, freshPrefix, homeWith, kvTx, latestHeight, metric, nodeCall, queueFlags, removeHome, startDevnet, startProcess, upstreamGatewayToml, waitForInclusion, type Devnet, type GatewayProc } from './queue-support';
 
 jest.setTimeout(120_000);
 

@@ -4,27 +4,7 @@
  */
 import { Queue } from 'bullmq';
 import { evmRpcFlags } from '../support/backends';
-import {
-  dropKeys,
-  evmCall,
-  evmTransfers,
-  freshPrefix,
-  homeWith,
-  kvTx,
-  latestHeight,
-  metric,
-  nodeCall,
-  queueFlags,
-  REDIS_URL,
-  removeHome,
-  startDevnet,
-  startProcess,
-  until,
-  upstreamGatewayToml,
-  waitForInclusion,
-  type Devnet,
-  type GatewayProc,
-} from './queue-support';
+import { dropKeys, evmCall, evmTransfers, freshPrefix, homeWith, kvTx, latestHeight, metric, nodeCall, queueFlags, REDIS_URL, removeHome, startDevnet, startProcess, until, upstreamGatewayToml, waitForInclusion, type Devnet, type GatewayProc } from './queue-support';
 
 jest.setTimeout(120_000);
 

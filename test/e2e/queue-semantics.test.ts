@@ -8,22 +8,7 @@
 import { Wallet } from 'ethers';
 import { evmRpcFlags } from '../support/backends';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream';
-import {
-  dropKeys,
-  evmCall,
-  evmTransfers,
-  freshPrefix,
-  kvTx,
-  latestHeight,
-  metric,
-  nodeCall,
-  scrape,
-  queueFlags,
-  startDevnet,
-  until,
-  waitForInclusion,
-  type Devnet,
-} from './queue-support';
+import { dropKeys, evmCall, evmTransfers, freshPrefix, kvTx, latestHeight, metric, nodeCall, scrape, queueFlags, startDevnet, until, waitForInclusion, type Devnet } from './queue-support';
 
 jest.setTimeout(90_000);
 

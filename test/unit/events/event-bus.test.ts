@@ -1,12 +1,4 @@
-import {
-  EventBus,
-  EventTimeoutError,
-  OUT_OF_CAPACITY,
-  SubscriptionCanceledError,
-  parseQuery,
-  type BusEvent,
-  type SubscribeOptions,
-} from '../../../src/events';
+import { EventBus, EventTimeoutError, OUT_OF_CAPACITY, SubscriptionCanceledError, parseQuery, type BusEvent, type SubscribeOptions } from '../../../src/events';
 
 const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 

@@ -1,19 +1,5 @@
 import { Block as BlockProto } from 'cosmjs-types/tendermint/types/block';
-import {
-  BLOCK_PART_SIZE_BYTES,
-  blockIdOf,
-  commitHash,
-  consensusParamsHash,
-  dataHash,
-  encodeBlock,
-  evidenceHash,
-  headerHash,
-  lastResultsHash,
-  makePartSet,
-  txHash,
-  txProof,
-  validatorsHash,
-} from '../../../../src/devnet/chain/hashing';
+import { BLOCK_PART_SIZE_BYTES, blockIdOf, commitHash, consensusParamsHash, dataHash, encodeBlock, evidenceHash, headerHash, lastResultsHash, makePartSet, txHash, txProof, validatorsHash } from '../../../../src/devnet/chain/hashing';
 import { leafHash, merkleRoot, sha256, verifyMerkleProof } from '../../../../src/devnet/chain/merkle';
 import { ExecTxResult, Header } from '../../../../src/devnet/chain/types';
 import { hex, makeBlock, makeChain, PARAMS, timestampOf, toHex, utf8, validatorKey } from './fixtures';

@@ -1,17 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import {
-  addressOf,
-  generateValidatorKey,
-  loadOrCreateNodeKey,
-  loadOrCreateValidatorKey,
-  nodeIdOf,
-  parseValidatorKeyFile,
-  sign,
-  validatorKeyFile,
-  verify,
-} from '../../../../src/devnet/chain/keys';
+import { addressOf, generateValidatorKey, loadOrCreateNodeKey, loadOrCreateValidatorKey, nodeIdOf, parseValidatorKeyFile, sign, validatorKeyFile, verify } from '../../../../src/devnet/chain/keys';
 import { toHex, utf8, validatorKey } from './fixtures';
 
 let dir: string;

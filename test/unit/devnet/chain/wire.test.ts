@@ -1,14 +1,5 @@
 import { txProof } from '../../../../src/devnet/chain/hashing';
-import {
-  blockIdJson,
-  blockJson,
-  commitJson,
-  consensusParamsJson,
-  headerJson,
-  timestampJson,
-  txProofJson,
-  validatorJson,
-} from '../../../../src/devnet/chain/wire';
+import { blockIdJson, blockJson, commitJson, consensusParamsJson, headerJson, timestampJson, txProofJson, validatorJson } from '../../../../src/devnet/chain/wire';
 import { GO_ZERO_TIME, makeChain, PARAMS, timestampOf, toHex, validatorSet } from './fixtures';
 
 const HEX64 = /^[0-9A-F]{64}$/;
