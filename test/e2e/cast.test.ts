@@ -7,10 +7,8 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { getAddress } from 'ethers';
-import { ANVIL_KEY_0, Anvil } from '../support/anvil';
-import { evmRpcFlags } from '../support/backends';
-import { startTestGateway, waitForHeight } from '../support/gateway';
-import { startUpstreamGateway } from '../support/upstream';
+import { ANVIL_KEY_0 } from '../support/anvil';
+import { anvilEvmTarget, devnetEvmTarget } from '../support/backends';
 import { compileProbe } from '../unit/embedded/evm-harness';
 
 const CAST_BIN = join(__dirname, '..', '..', 'node_modules', '@foundry-rs', `cast-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`, 'bin', 'cast');
@@ -27,25 +25,11 @@ interface Target {
 const TARGETS: [string, () => Promise<Target>][] = [
   [
     'the embedded devnet',
-    async () => {
-      const gw = await startTestGateway(evmRpcFlags('eth,net,web3'));
-      await waitForHeight(gw.url, 1);
-      return { url: gw.evmHttpUrl!, close: () => gw.close() };
-    },
+    devnetEvmTarget,
   ],
   [
     'upstream mode over anvil',
-    async () => {
-      const anvil = await Anvil.start({ chainId: 9000 });
-      const gw = await startUpstreamGateway([], { evm: [{ name: 'anvil', url: anvil.url, ws: anvil.wsUrl }], flags: evmRpcFlags('eth,net,web3') });
-      return {
-        url: gw.evmHttpUrl!,
-        close: async () => {
-          await gw.close();
-          anvil.kill();
-        },
-      };
-    },
+    anvilEvmTarget,
   ],
 ];
 

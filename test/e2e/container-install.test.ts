@@ -12,7 +12,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, posix, relative } from 'node:path';
-import { createInterface } from 'node:readline';
+import { untilLogged } from '../support/gateway-process';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -99,38 +99,19 @@ interface Started {
   readonly nodeUrl: string;
   readonly evmUrl: string;
   readonly metricsUrl: string;
-  readonly stderr: () => string;
 }
 
 /** Waits for the three "listening" log lines of a gateway process. */
 function listening(child: ChildProcess, timeoutMs: number): Promise<Started> {
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    const urls: Record<string, string> = {};
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => reject(new Error(`the gateway did not start within ${timeoutMs} ms: ${stderr}`)), timeoutMs);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the gateway exited with ${code}: ${stderr}`));
-    });
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      let msg = '';
-      try {
-        msg = (JSON.parse(line) as { msg?: string }).msg ?? '';
-      } catch {
-        return;
-      }
-      const node = /^node RPC listening on (\S+?),? /.exec(`${msg} `);
-      const evm = /^EVM JSON-RPC listening on (\S+) and/.exec(msg);
-      const metrics = /^metrics, \/livez and \/readyz on (\S+)/.exec(msg);
-      if (node) urls.node = node[1];
-      if (evm) urls.evm = evm[1];
-      if (metrics) urls.metrics = metrics[1];
-      if (urls.node && urls.evm && urls.metrics) {
-        clearTimeout(timer);
-        resolve({ child, nodeUrl: urls.node, evmUrl: urls.evm, metricsUrl: urls.metrics, stderr: () => stderr });
-      }
-    });
+  const urls: Record<string, string> = {};
+  return untilLogged(child, timeoutMs, (msg) => {
+    const node = /^node RPC listening on (\S+?),? /.exec(`${msg} `);
+    const evm = /^EVM JSON-RPC listening on (\S+) and/.exec(msg);
+    const metrics = /^metrics, \/livez and \/readyz on (\S+)/.exec(msg);
+    if (node) urls.node = node[1];
+    if (evm) urls.evm = evm[1];
+    if (metrics) urls.metrics = metrics[1];
+    return urls.node && urls.evm && urls.metrics ? { child, nodeUrl: urls.node, evmUrl: urls.evm, metricsUrl: urls.metrics } : undefined;
   });
 }
 

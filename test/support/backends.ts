@@ -4,6 +4,7 @@
  * then a real node-RPC and EVM upstream (HTTP and WebSocket).
  */
 import type { BackendKind } from '../../src/config/config.types';
+import { Anvil } from './anvil';
 import { startTestGateway, waitForHeight, type TestGateway } from './gateway';
 import { startUpstreamGateway } from './upstream';
 
@@ -37,4 +38,30 @@ export async function startGatewayOver(kind: BackendKind, flags: Record<string, 
     await devnet.close();
     throw err;
   }
+}
+
+/** An EVM RPC to test clients against: its HTTP URL, and what stops everything started for it. */
+export interface EvmTarget {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** The gateway over its embedded devnet, serving `eth,net,web3`, once block 1 exists. */
+export async function devnetEvmTarget(): Promise<EvmTarget> {
+  const gw = await startTestGateway(evmRpcFlags('eth,net,web3'));
+  await waitForHeight(gw.url, 1);
+  return { url: gw.evmHttpUrl!, close: () => gw.close() };
+}
+
+/** A gateway in upstream mode in front of one anvil (chain id 9000, as the devnet's), serving `eth,net,web3`. */
+export async function anvilEvmTarget(): Promise<EvmTarget> {
+  const anvil = await Anvil.start({ chainId: 9000 });
+  const gw = await startUpstreamGateway([], { evm: [{ name: 'anvil', url: anvil.url, ws: anvil.wsUrl }], flags: evmRpcFlags('eth,net,web3') });
+  return {
+    url: gw.evmHttpUrl!,
+    async close() {
+      await gw.close();
+      anvil.kill();
+    },
+  };
 }

@@ -50,8 +50,16 @@ export async function startGatewayProcess(flags: Record<string, string> = {}, ti
   }
 }
 
-/** The node RPC URL from the start-up log line; fails with stderr if the process exits first. */
+/** The node RPC URL from the start-up log line. */
 function listeningUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
+  return untilLogged(child, timeoutMs, (msg) => (msg.startsWith(LISTENING) ? msg.slice(LISTENING.length).split(/[ ,]/)[0] : undefined));
+}
+
+/**
+ * Reads a gateway process's JSON log lines until `found` returns a value for a line's message; fails
+ * with the process's stderr if it exits first or `timeoutMs` passes.
+ */
+export function untilLogged<T>(child: ChildProcess, timeoutMs: number, found: (msg: string) => T | undefined): Promise<T> {
   return new Promise((resolve, reject) => {
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -67,9 +75,10 @@ function listeningUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
       } catch {
         return;
       }
-      if (!msg.startsWith(LISTENING)) return;
+      const value = found(msg);
+      if (value === undefined) return;
       clearTimeout(timer);
-      resolve(msg.slice(LISTENING.length).split(/[ ,]/)[0]);
+      resolve(value);
     });
   });
 }

@@ -5,10 +5,8 @@
  * Evmos-family nodes do not serve answer -32601 (docs/evm-rpc.md).
  */
 import { AbiCoder, Wallet, id } from 'ethers';
-import { Anvil, ANVIL_KEY_0 } from '../../support/anvil';
-import { evmRpcFlags } from '../../support/backends';
-import { startTestGateway, waitForHeight, type TestGateway } from '../../support/gateway';
-import { startUpstreamGateway } from '../../support/upstream';
+import { ANVIL_KEY_0 } from '../../support/anvil';
+import { anvilEvmTarget, devnetEvmTarget } from '../../support/backends';
 import { compileProbe } from '../../unit/embedded/evm-harness';
 import { createActivity, loadSpec, rpcCall, type Activity } from './spec-client';
 
@@ -53,27 +51,11 @@ function withoutAnvilReceiptTimestamp(method: string, result: any): any {
 const TARGETS: [string, () => Promise<Target>][] = [
   [
     'the embedded devnet',
-    async () => {
-      const gw: TestGateway = await startTestGateway(evmRpcFlags('eth,net,web3'));
-      await waitForHeight(gw.url, 1);
-      return { url: gw.evmHttpUrl!, close: () => gw.close(), keystore: true, upstreamQuirks: (_m, r) => r };
-    },
+    async () => ({ ...(await devnetEvmTarget()), keystore: true, upstreamQuirks: (_m, r) => r }),
   ],
   [
     'upstream mode over anvil',
-    async () => {
-      const anvil = await Anvil.start({ chainId: 9000 });
-      const gw = await startUpstreamGateway([], { evm: [{ name: 'anvil', url: anvil.url, ws: anvil.wsUrl }], flags: evmRpcFlags('eth,net,web3') });
-      return {
-        url: gw.evmHttpUrl!,
-        close: async () => {
-          await gw.close();
-          anvil.kill();
-        },
-        keystore: false,
-        upstreamQuirks: withoutAnvilReceiptTimestamp,
-      };
-    },
+    async () => ({ ...(await anvilEvmTarget()), keystore: false, upstreamQuirks: withoutAnvilReceiptTimestamp }),
   ],
 ];
 
