@@ -33,9 +33,13 @@ export type Condition =
   | { readonly tag: string; readonly op: '='; readonly arg: Argument }
   | { readonly tag: string; readonly op: OrderOperator; readonly arg: OrderedArgument };
 
-/** The normalized text of a condition, e.g. `tm.event = 'NewBlock'` or `block.time >= TIME 2013-05-03T14:45:00Z`. */
+/**
+ * The normalized text of a condition, e.g. `tm.event = 'NewBlock'` or `block.time >= TIME 2013-05-03T14:45:00Z`.
+ * It must parse back to the same condition (it is what an upstream is subscribed with): a tag `TIME` or
+ * `DATE` followed by a space would read as a stamp, so a tab follows those.
+ */
 export function formatCondition(condition: Condition): string {
-  const head = `${condition.tag} ${condition.op}`;
+  const head = `${condition.tag}${condition.tag === 'TIME' || condition.tag === 'DATE' ? '\t' : ' '}${condition.op}`;
   if (condition.op === 'EXISTS') return head;
   const { kind, value } = condition.arg;
   switch (kind) {

@@ -118,7 +118,11 @@ describe('parseQuery', () => {
     expect(parseQuery('a = TIME 2013-05-03T14:45:00+25:00').toString()).toBe('a = TIME 2013-05-03T14:45:00+25:00');
   });
 
-  it('takes "TIME" and "DATE" not followed by a space as tags', () => {
-    expect(parseQuery('TIME= 5 AND DATE\t= 6').toString()).toBe('TIME = 5 AND DATE = 6');
+  it('takes "TIME" and "DATE" not followed by a space as tags, and prints them so that they parse back as tags', () => {
+    expect(parseQuery('TIME= 5 AND DATE\t= 6').toString()).toBe('TIME\t= 5 AND DATE\t= 6');
+    for (const text of ['TIME<=0', 'DATE\tEXISTS', "TIME=5 AND DATE\tCONTAINS 'x'"]) {
+      const printed = parseQuery(text).toString();
+      expect(parseQuery(printed).conditions).toEqual(parseQuery(text).conditions);
+    }
   });
 });
