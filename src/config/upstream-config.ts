@@ -57,6 +57,10 @@ export interface UpstreamSettings {
   finality_depth: number;
   /** eth_getLogs ranges longer than this many blocks are split into chunks spread over the EVM pool. */
   logs_chunk_blocks: number;
+  /** Most calls sent to one upstream as one JSON-RPC batch; 1 = each call alone. */
+  batch_max_size: number;
+  /** How long a call waits for others to share its batch; 0 = those of the same event-loop turn only. */
+  batch_max_wait: number;
 }
 
 export interface UpstreamConfig {
@@ -81,6 +85,8 @@ export const UPSTREAM_DEFAULTS: Readonly<UpstreamSettings> = {
   latest_ttl: 1_000,
   finality_depth: 0,
   logs_chunk_blocks: 2_000,
+  batch_max_size: 1,
+  batch_max_wait: 0,
 };
 
 const DURATION_KEYS = new Set<keyof UpstreamSettings>([
@@ -91,6 +97,7 @@ const DURATION_KEYS = new Set<keyof UpstreamSettings>([
   'hedge_max_delay',
   'breaker_open_time',
   'latest_ttl',
+  'batch_max_wait',
 ]);
 
 const msg = (what: string) => ({ message: `expected ${what}` });
@@ -113,6 +120,8 @@ class SettingsSchema implements UpstreamSettings {
   @IsInt(msg('a duration >= 0')) @Min(0, msg('a duration >= 0')) latest_ttl!: number;
   @IsInt(msg('an integer >= 0')) @Min(0, msg('an integer >= 0')) finality_depth!: number;
   @IsInt(msg('an integer >= 1')) @Min(1, msg('an integer >= 1')) logs_chunk_blocks!: number;
+  @IsInt(msg('an integer from 1 to 1000')) @Min(1, msg('an integer from 1 to 1000')) @Max(1000, msg('an integer from 1 to 1000')) batch_max_size!: number;
+  @IsInt(msg('a duration >= 0')) @Min(0, msg('a duration >= 0')) batch_max_wait!: number;
 }
 
 class NodeSchema implements UpstreamNodeConfig {

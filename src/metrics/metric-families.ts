@@ -73,6 +73,7 @@ export function declareFamilies(registry: Registry, prefix: string) {
       ),
       retries: counter('upstream_retries_total', 'Idempotent reads retried on an upstream node after another failed.', upstream),
       hedges: counter('upstream_hedges_total', 'Hedged requests sent to an upstream node while a slower one was pending.', upstream),
+      batched: counter('upstream_batched_requests_total', 'Requests sent to an upstream node inside a JSON-RPC batch of several (see [upstream] batch_max_size).', upstream),
       breakerState: gauge('upstream_breaker_state', 'Circuit breaker of an upstream node: 0 closed, 1 half-open, 2 open.', upstream),
       wrongChain: gauge('upstream_wrong_chain', "1 while an upstream node is quarantined for reporting another chain than its pool's, else 0.", upstream),
       chainChanges: counter('upstream_chain_changes_total', 'Times a pool moved to another chain (a reload to nodes of another chain); its cache is dropped each time.', ['interface']),

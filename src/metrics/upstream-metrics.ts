@@ -38,6 +38,7 @@ export class UpstreamMetrics implements UpstreamObserver {
     this.perUpstream(upstream.breakerState, (u) => BREAKER_STATE[u.breaker.state]);
     this.perUpstream(upstream.retries, (u) => u.counters.retries);
     this.perUpstream(upstream.hedges, (u) => u.counters.hedges);
+    this.perUpstream(upstream.batched, (u) => u.client.batches.calls);
     this.perUpstream(upstream.wrongChain, (u) => (!u.healthy && u.downReason === 'wrong-chain' ? 1 : 0));
     upstream.chainChanges.sample((f) => rebuild<'interface'>(f, this.pools.map(({ pool, surface }) => [{ interface: surface }, pool.stats().chain_changes] as const)));
     upstream.errors.sample((family) =>

@@ -246,6 +246,7 @@ describe('metrics over a known sequence of calls', () => {
       'rpcgw_upstream_errors_total',
       'rpcgw_upstream_retries_total',
       'rpcgw_upstream_hedges_total',
+      'rpcgw_upstream_batched_requests_total',
       'rpcgw_upstream_breaker_state',
       'rpcgw_cache_hits_total',
       'rpcgw_cache_misses_total',

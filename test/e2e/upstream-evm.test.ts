@@ -28,8 +28,8 @@ interface EvmUpstreamApp {
 }
 
 /** A gateway in upstream mode with only `[[upstream.evm]]` entries, seen through its EVM RPC. */
-async function startApp(evm: EvmEntry[]): Promise<EvmUpstreamApp> {
-  const gw = await startUpstreamGateway([], { evm, flags: evmRpcFlags('eth,net,web3') });
+async function startApp(evm: EvmEntry[], settings: Record<string, string | number> = {}): Promise<EvmUpstreamApp> {
+  const gw = await startUpstreamGateway([], { evm, settings, flags: evmRpcFlags('eth,net,web3') });
   return {
     backend: gw.app.get<UpstreamEvmBackend>(EVM_BACKEND),
     lifecycle: gw.app.get(UpstreamLifecycle),
@@ -57,10 +57,14 @@ describe('EVM upstream pool of two anvils', () => {
   beforeAll(async () => {
     [a, b] = await Promise.all([0, 1].map(() => Anvil.start({ timestamp: GENESIS_TIME, chainId: CHAIN_ID, noMining: true })));
     await mineBoth(3);
-    gw = await startApp([
-      { name: 'a', url: a.url, ws: a.wsUrl },
-      { name: 'b', url: b.url, ws: b.wsUrl },
-    ]);
+    // Every call of the suite to an anvil goes out in a JSON-RPC batch when others share its moment.
+    gw = await startApp(
+      [
+        { name: 'a', url: a.url, ws: a.wsUrl },
+        { name: 'b', url: b.url, ws: b.wsUrl },
+      ],
+      { batch_max_size: 16, batch_max_wait: '20ms' },
+    );
     provider = new JsonRpcProvider(gw.httpUrl, CHAIN_ID, { staticNetwork: true, batchMaxCount: 1 });
     provider.pollingInterval = 100;
   });
@@ -109,6 +113,17 @@ describe('EVM upstream pool of two anvils', () => {
     const after = gw.backend.pool.upstreams.map((u) => u.counters.requests);
     // Members are routed one by one, least busy first: both upstreams take a share.
     expect(after.map((n, i) => n - before[i]).every((n) => n > 0)).toBe(true);
+  });
+
+  it('sends the reads of many clients to an anvil as batches; each client gets its own answer', async () => {
+    const funded = (await a.rpc('eth_accounts', [])) as string[];
+    const addresses = [...funded, ...Array.from({ length: 10 }, () => Wallet.createRandom().address)];
+    const direct = await Promise.all(addresses.map((address) => a.rpc('eth_getBalance', [address, 'latest'])));
+    const batched = () => gw.backend.pool.upstreams.reduce((n, u) => n + u.client.batches.calls, 0);
+    const before = batched();
+    const answers = await Promise.all(addresses.map((address) => rpc(gw.httpUrl, 'eth_getBalance', [address, 'latest'])));
+    expect(answers.map((x) => x.result)).toEqual(direct);
+    expect(batched() - before).toBeGreaterThan(1);
   });
 
   it('runs eth_call', async () => {

@@ -36,10 +36,14 @@ describe('a pool of two proxies to one devnet', () => {
   beforeEach(async () => {
     a = await new TcpProxy(portOf(devnet.url)).start();
     b = await new TcpProxy(portOf(devnet.url)).start();
-    gw = await startUpstreamGateway([
-      { name: 'a', url: a.url },
-      { name: 'b', url: b.url },
-    ]);
+    // Calls to one upstream go out as JSON-RPC batches (CometBFT's max_request_batch_size is 10).
+    gw = await startUpstreamGateway(
+      [
+        { name: 'a', url: a.url },
+        { name: 'b', url: b.url },
+      ],
+      { settings: { batch_max_size: 10, batch_max_wait: '20ms' } },
+    );
   });
 
   afterEach(async () => {
@@ -63,6 +67,17 @@ describe('a pool of two proxies to one devnet', () => {
     expect(answers[4].result.code).toBe(0);
     const after = gw.backend.pool.upstreams.map((u) => u.counters.requests);
     expect(after.map((n, i) => n - before[i]).every((n) => n > 0)).toBe(true);
+  });
+
+  it('sends the reads of many clients to an upstream as batches; each client gets its own answer', async () => {
+    await waitForHeight(devnet.url, 12);
+    const batched = () => gw.backend.pool.upstreams.reduce((n, u) => n + u.client.batches.calls, 0);
+    const before = batched();
+    const heights = Array.from({ length: 24 }, (_, i) => 1 + (i % 12));
+    const blocks = await Promise.all(heights.map((h) => call(gw.url, 'block', { height: String(h) })));
+    expect(blocks.map((b) => Number(b.block.header.height))).toEqual(heights);
+    expect(batched() - before).toBeGreaterThan(1);
+    for (const u of gw.backend.pool.upstreams) expect(u.client.batches.calls).toBeLessThanOrEqual(u.client.batches.sent * 10);
   });
 
   it('serves reads and answers immutable ones from the cache', async () => {

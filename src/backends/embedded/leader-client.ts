@@ -4,7 +4,8 @@
  */
 import { LeaderAnswerError, type LeaderConnection } from '../../devnet/follower/leader-connection';
 import type { JsonObject } from '../../rpc/json';
-import { NodeClient, UpstreamAnswerError } from '../upstream/node-client';
+import { NodeClient } from '../upstream/node-client';
+import { UpstreamAnswerError } from '../upstream/upstream-errors';
 
 export class LeaderClient implements LeaderConnection {
   private readonly node: NodeClient;

@@ -5,7 +5,7 @@
  * hedging, breakers, cache, dedup) is the same pool.
  */
 import type { RpcError } from '../../rpc/errors';
-import type { UpstreamAnswerError } from './node-client';
+import type { UpstreamAnswerError } from './upstream-errors';
 import type { Upstream } from './upstream';
 
 /** One health probe of an upstream. */

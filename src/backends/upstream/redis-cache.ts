@@ -9,7 +9,7 @@ import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import type { GatewayOwnConfig } from '../../config/config.types';
 import type { Json } from '../../rpc/json';
-import type { CallResult } from './node-client';
+import type { CallResult } from './exchange';
 import { resultJson } from '../../rpc/result-json';
 import { attachRawJson } from './raw-json';
 import { redactUrl } from './redact-url';

@@ -10,7 +10,8 @@
 import { ApplicationError, RpcError } from '../../rpc/errors';
 import { BackendUnavailableError } from '../backend-errors';
 import type { Json } from '../../rpc/json';
-import { UpstreamAnswerError, UpstreamFailure, type CallResult } from './node-client';
+import type { CallResult } from './exchange';
+import { UpstreamAnswerError, UpstreamFailure } from './upstream-errors';
 import type { PoolProtocol } from './pool-protocol';
 import { candidates, type RouteNeeds } from './router';
 import type { Upstream } from './upstream';

@@ -3,7 +3,7 @@
  * one nothing watches and nothing is reported. A pool hands itself over once, so that its state is read
  * when wanted, and reports each request it sends to an upstream as it ends.
  */
-import { UpstreamAnswerError, UpstreamFailure } from './node-client';
+import { UpstreamAnswerError, UpstreamFailure } from './upstream-errors';
 import type { Upstream } from './upstream';
 import type { UpstreamPool } from './upstream-pool';
 

@@ -11,7 +11,7 @@ import { Logger } from '@nestjs/common';
 import type { Json } from '../../rpc/json';
 import type { CacheRule } from '../../rpc/method';
 import { HealthChecker, type ChainIdentity, type HealthTransition } from './health-checker';
-import type { CallResult } from './node-client';
+import type { CallResult } from './exchange';
 import type { PoolProtocol } from './pool-protocol';
 import { RedisCacheTier, type RedisCache, type RedisTierStats } from './redis-cache';
 import { RequestExecutor, type AnsweredCall, type UpstreamRequest } from './request-executor';
@@ -106,7 +106,7 @@ export class UpstreamPool {
       (u, timeoutMs) => protocol.probe(u, timeoutMs),
       this.chainIdentity(),
     );
-    this.list = entries.map((n) => new Upstream(n, settings));
+    this.list = entries.map((n) => this.upstream(n));
   }
 
   /** The chain the pool serves: CometBFT `network` or EVM chain id; '' until one was seen. */
@@ -189,7 +189,7 @@ export class UpstreamPool {
         kept.add(same);
         return same;
       }
-      return new Upstream(n, this.settings);
+      return this.upstream(n);
     });
     const names = next.map((u) => u.name).join(', ') || '(empty)';
     this.logger.log(`${this.kind} upstream list reloading: ${names}; checking its health before the switch`);
@@ -353,6 +353,12 @@ export class UpstreamPool {
     if (head <= this.lastHead) return;
     this.lastHead = head;
     for (const l of this.headListeners) l(head);
+  }
+
+  private upstream(entry: UpstreamEndpoint): Upstream {
+    return new Upstream(entry, this.settings, (u, reason) =>
+      this.logger.warn(`upstream ${u.name} (${u.endpoint}) does not take batches (${reason}): its calls go one by one from now on`),
+    );
   }
 
   private onTransition(t: HealthTransition): void {

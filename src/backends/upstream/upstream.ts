@@ -42,8 +42,11 @@ export class Upstream {
   constructor(
     readonly config: UpstreamEndpoint,
     settings: UpstreamSettings,
+    /** It answered a batch with something else than an array (see NodeClient). */
+    onBatchRefused: (upstream: Upstream, reason: string) => void = () => undefined,
   ) {
-    this.client = new NodeClient(config.url);
+    const batching = { maxSize: settings.batch_max_size, maxWaitMs: settings.batch_max_wait };
+    this.client = new NodeClient(config.url, batching, (reason) => onBatchRefused(this, reason));
     this.endpoint = redactUrl(config.url);
     this.breaker = new CircuitBreaker(settings.breaker_failures, settings.breaker_window, settings.breaker_open_time);
   }
@@ -79,6 +82,8 @@ export class Upstream {
       catching_up: this.catchingUp,
       breaker: this.breaker.state,
       in_flight: this.inFlight,
+      batches: this.client.batches.sent,
+      batched_requests: this.client.batches.calls,
       ...this.counters,
     };
   }

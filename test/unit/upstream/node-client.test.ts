@@ -1,10 +1,12 @@
 /**
  * NodeClient against a small in-process HTTP server: what goes on the wire (path, query, Basic auth
- * from the URL's userinfo) and how each kind of failure is reported.
+ * from the URL's userinfo), how each kind of failure is reported, and how calls are batched.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeClient, UpstreamAnswerError, UpstreamFailure } from '../../../src/backends/upstream/node-client';
+import { NodeClient, type Batching } from '../../../src/backends/upstream/node-client';
+import { UpstreamAnswerError, UpstreamFailure } from '../../../src/backends/upstream/upstream-errors';
+import type { Json } from '../../../src/rpc/json';
 import { rawJsonOf } from '../../../src/rpc/result-json';
 
 interface Seen {
@@ -18,6 +20,18 @@ let port: number;
 const seen: Seen[] = [];
 const clients: NodeClient[] = [];
 
+/** The answer text of one call; undefined: none (the call hangs, or its batch member is left out). */
+function answerTo(call: { id: number; method: string }): string | undefined {
+  switch (call.method) {
+    case 'hang':
+      return undefined;
+    case 'fails':
+      return `{"jsonrpc":"2.0","id":${call.id},"error":{"code":3,"message":"execution reverted","data":"0x01"}}`;
+    default:
+      return `{"jsonrpc":"2.0","id":${call.id},"result":{"a":[1,2],"m":${JSON.stringify(call.method)}}}`;
+  }
+}
+
 beforeAll(async () => {
   server = createServer((req, res) => {
     let text = '';
@@ -25,17 +39,23 @@ beforeAll(async () => {
     req.on('end', () => {
       const body = JSON.parse(text);
       seen.push({ url: req.url ?? '', headers: req.headers, body });
-      switch (body.method) {
-        case 'hang':
-          return;
-        case 'fails':
-          return res.end(`{"jsonrpc":"2.0","id":${body.id},"error":{"code":3,"message":"execution reverted","data":"0x01"}}`);
-        case 'http':
-          res.statusCode = 502;
-          return res.end('bad gateway');
-        default:
-          return res.end(`{"jsonrpc":"2.0","id":${body.id},"result":{"a":[1,2]}}`);
+      if (Array.isArray(body)) {
+        if (body.some((call) => call.method === 'no-batches')) return res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch too large"}}');
+        if (body.some((call) => call.method === 'http')) {
+          res.statusCode = 503;
+          return res.end('<html>unavailable</html>');
+        }
+        if (body.some((call) => call.method === 'hang') && body.every((call) => call.method === 'hang')) return;
+        // Answers in reverse order, as a node may: each call finds its own by id.
+        const answers = body.map(answerTo).filter((a): a is string => a !== undefined).reverse();
+        return res.end(`[${answers.join(',')}]`);
       }
+      if (body.method === 'http') {
+        res.statusCode = 502;
+        return res.end('bad gateway');
+      }
+      const answer = answerTo(body);
+      if (answer !== undefined) res.end(answer);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -48,20 +68,22 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const client = (url: string) => {
-  const c = new NodeClient(url);
+const client = (url: string, batching?: Batching, onBatchRefused?: (reason: string) => void) => {
+  const c = new NodeClient(url, batching, onBatchRefused);
   clients.push(c);
   return c;
 };
 
 const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (err: Error) => err);
+/** What a call came to: its result or its error. */
+const outcome = (promise: Promise<unknown>) => promise.then((r) => r, (err: Error) => err);
 
 describe('NodeClient', () => {
   it('posts to the URL path with its query untouched and sends userinfo as Basic auth', async () => {
     const c = client(`http://us%40er:p%3Ass@127.0.0.1:${port}/v2/key?apikey=k1`);
     const { result } = await c.call('eth_chainId', ['x'], 2000);
-    expect(result).toEqual({ a: [1, 2] });
-    expect(rawJsonOf(result)).toBe('{"a":[1,2]}');
+    expect(result).toEqual({ a: [1, 2], m: 'eth_chainId' });
+    expect(rawJsonOf(result)).toBe('{"a":[1,2],"m":"eth_chainId"}');
     const last = seen[seen.length - 1];
     expect(last.url).toBe('/v2/key/?apikey=k1');
     expect(Buffer.from(String(last.headers.authorization).replace('Basic ', ''), 'base64').toString()).toBe('us@er:p:ss');
@@ -89,5 +111,63 @@ describe('NodeClient', () => {
     const err = await failure(client(`http://127.0.0.1:${deadPort}`).call('eth_chainId', [], 2000));
     expect(err).toBeInstanceOf(UpstreamFailure);
     expect(err).toMatchObject({ kind: 'refused' });
+  });
+});
+
+describe('NodeClient with batching', () => {
+  const requestsSince = (from: number) => seen.slice(from).map((s) => s.body);
+
+  it('sends the calls of one event-loop turn as one batch, each call settled by its own answer', async () => {
+    const c = client(`http://127.0.0.1:${port}`, { maxSize: 10, maxWaitMs: 0 });
+    const from = seen.length;
+    const calls = ['a', 'fails', 'b', 'hang', 'c'].map((m) => outcome(c.call(m, [m], m === 'hang' ? 300 : 2000)));
+    const [a, fails, b, hang, cc] = await Promise.all(calls);
+    expect(requestsSince(from)).toEqual([['a', 'fails', 'b', 'hang', 'c'].map((m, i) => expect.objectContaining({ id: i + 1, method: m, params: [m] }))]);
+    expect([a, b, cc]).toEqual(['a', 'b', 'c'].map((m) => ({ result: { a: [1, 2], m }, bytes: expect.any(Number) })));
+    expect(rawJsonOf((a as { result: Json }).result)).toBe('{"a":[1,2],"m":"a"}');
+    expect(fails).toMatchObject({ code: 3, rpcMessage: 'execution reverted' });
+    expect(hang).toMatchObject({ kind: 'body', message: 'the batch answer holds no answer to this call' });
+    expect(c.batches).toEqual({ sent: 1, calls: 5 });
+  });
+
+  it('splits at maxSize, sends a lone call alone, and waits up to maxWaitMs for company', async () => {
+    const c = client(`http://127.0.0.1:${port}`, { maxSize: 2, maxWaitMs: 50 });
+    const from = seen.length;
+    await Promise.all(['a', 'b', 'c'].map((m) => c.call(m, [], 2000)));
+    const first = c.call('d', [], 2000);
+    await new Promise((r) => setTimeout(r, 10));
+    await Promise.all([first, c.call('e', [], 2000)]);
+    expect(requestsSince(from).map((b) => (Array.isArray(b) ? b.map((m) => m.method) : b.method))).toEqual([['a', 'b'], 'c', ['d', 'e']]);
+  });
+
+  it('a call aborted or timed out while it waits is not sent', async () => {
+    const c = client(`http://127.0.0.1:${port}`, { maxSize: 10, maxWaitMs: 100 });
+    const from = seen.length;
+    const abort = new AbortController();
+    const aborted = failure(c.call('x', [], 2000, abort.signal));
+    const late = failure(c.call('y', [], 20));
+    const kept = c.call('z', [], 2000);
+    abort.abort();
+    expect(await aborted).toMatchObject({ kind: 'aborted' });
+    expect(await late).toMatchObject({ kind: 'timeout' });
+    await kept;
+    expect(requestsSince(from)).toEqual([expect.objectContaining({ method: 'z' })]);
+  });
+
+  it('a batch the node fails (HTTP 503, an HTML page) fails each of its calls as an HTTP failure', async () => {
+    const c = client(`http://127.0.0.1:${port}`, { maxSize: 10, maxWaitMs: 0 });
+    const outcomes = await Promise.all(['a', 'http'].map((m) => failure(c.call(m, [], 2000))));
+    expect(outcomes).toEqual([expect.objectContaining({ kind: 'http', message: 'HTTP 503: not JSON' }), expect.objectContaining({ kind: 'http' })]);
+  });
+
+  it('a node that answers a batch with an error gets each call alone, and no batch again', async () => {
+    const refusals: string[] = [];
+    const c = client(`http://127.0.0.1:${port}`, { maxSize: 10, maxWaitMs: 0 }, (reason) => refusals.push(reason));
+    const from = seen.length;
+    const outcomes = await Promise.all(['a', 'no-batches'].map((m) => c.call(m, [], 2000)));
+    expect(outcomes.map((o) => o.result)).toEqual([{ a: [1, 2], m: 'a' }, { a: [1, 2], m: 'no-batches' }]);
+    await Promise.all(['b', 'c'].map((m) => c.call(m, [], 2000)));
+    expect(refusals).toEqual(['HTTP 200: {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"batch too large"}}']);
+    expect(requestsSince(from).map((b) => (Array.isArray(b) ? b.map((m) => m.method) : b.method))).toEqual([['a', 'no-batches'], 'a', 'no-batches', 'b', 'c']);
   });
 });

@@ -91,10 +91,11 @@ export class EvmHttpTransport implements OnModuleInit {
       })
       .then(
         (reply) => {
-          const body = Buffer.from(reply.body === undefined ? '' : reply.body + '\n');
+          // A string goes out in one write with the head (node:http joins them; a Buffer would take two).
+          const body = reply.body === undefined ? '' : reply.body + '\n';
           // go-ethereum's media type, with no charset parameter. Every call refused at a rate limit: 429.
           const limited = reply.retryAfterMs === undefined ? [] : ['Retry-After', retryAfterSeconds(reply.retryAfterMs)];
-          res.writeHead(limited.length > 0 ? 429 : 200, ['Content-Type', 'application/json', 'Content-Length', String(body.length), ...limited, ...cors]);
+          res.writeHead(limited.length > 0 ? 429 : 200, ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body)), ...limited, ...cors]);
           res.end(body);
         },
         (err: Error) => httpError(res, 400, err.message, cors),

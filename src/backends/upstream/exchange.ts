@@ -1,0 +1,156 @@
+/**
+ * One call's life on the wire to an upstream: its deadline, an abort from a hedge, and its answer read
+ * into one text. Only the envelope is looked at: `result` is handed on as parsed, with its wire text
+ * attached (see raw-json.ts) so that a surface that changes nothing can write it out without
+ * serialising it again; an `error` becomes an UpstreamAnswerError. An Exchange is undici's dispatch
+ * handler of a call sent alone; a call sent inside a batch gets its answer from the BatchExchange.
+ */
+import type { Dispatcher } from 'undici';
+import type { Json } from '../../rpc/json';
+import { attachRawJson } from './raw-json';
+import { UpstreamAnswerError, UpstreamFailure } from './upstream-errors';
+
+export interface CallResult {
+  readonly result: Json;
+  /** Size of the response body, for the cache's byte budget. */
+  readonly bytes: number;
+}
+
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+export class Exchange implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private settled = false;
+  private status = 0;
+  private readonly chunks: Buffer[] = [];
+  private readonly timer: NodeJS.Timeout;
+  private readonly onAbort: (() => void) | undefined;
+
+  constructor(
+    /** The JSON-RPC id it is sent under. */
+    readonly id: number,
+    /** Its request text. */
+    readonly body: string,
+    private readonly resolve: (result: CallResult) => void,
+    private readonly reject: (error: Error) => void,
+    timeoutMs: number,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    this.timer = setTimeout(() => this.fail(new UpstreamFailure(`no answer within ${timeoutMs}ms`, 'timeout')), timeoutMs);
+    if (signal) {
+      this.onAbort = () => this.fail(new UpstreamFailure('aborted', 'aborted'));
+      signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  /** Timed out or aborted while it waited: it is not sent. */
+  get done(): boolean {
+    return this.settled;
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // Settled while it waited for a connection: it goes no further.
+    if (this.settled) controller.abort(new UpstreamFailure('aborted', 'aborted'));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
+    this.status = statusCode;
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.answer(joinText(this.chunks), this.status);
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error & { code?: string }): void {
+    this.fail(failureOf(err, this.status !== 0));
+  }
+
+  /** Settles on the text of the node's answer to this call. */
+  answer(text: string, status: number): void {
+    if (this.settled) return;
+    const fast = status === 200 ? parseResultFast(text) : undefined;
+    if (fast !== undefined) return this.succeed({ result: fast, bytes: text.length });
+    let envelope: unknown;
+    try {
+      envelope = JSON.parse(text);
+    } catch {
+      return this.fail(new UpstreamFailure(`HTTP ${status}: not JSON`, status === 200 ? 'body' : 'http'));
+    }
+    this.settle(envelope, status, text.length, undefined);
+  }
+
+  /** Settles on the node's answer to this call, parsed (`raw`: the wire text of its result, when known). */
+  settle(answer: unknown, status: number, bytes: number, raw: string | undefined): void {
+    if (this.settled) return;
+    const envelope = (typeof answer === 'object' && answer !== null ? answer : {}) as { result?: Json; error?: { code?: number; message?: string; data?: unknown } };
+    if (envelope.error) {
+      const e = envelope.error;
+      const detail = typeof e.data === 'string' ? e.data : e.data === undefined ? '' : JSON.stringify(e.data);
+      return this.fail(new UpstreamAnswerError(e.code ?? -32603, e.message ?? '', detail, e.data));
+    }
+    if (status !== 200 || !('result' in envelope)) return this.fail(new UpstreamFailure(`HTTP ${status}: no result`, 'http'));
+    this.succeed({ result: attachRawJson(envelope.result as Json, raw), bytes });
+  }
+
+  fail(error: UpstreamFailure | UpstreamAnswerError): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.cleanup();
+    this.controller?.abort(error);
+    this.reject(error);
+  }
+
+  private succeed(result: CallResult): void {
+    this.settled = true;
+    this.cleanup();
+    this.resolve(result);
+  }
+
+  private cleanup(): void {
+    clearTimeout(this.timer);
+    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
+  }
+}
+
+/** The body of an answer as text. */
+export function joinText(chunks: readonly Buffer[]): string {
+  return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8');
+}
+
+/** An error undici reported for an exchange, by kind (`answering`: the node had begun its answer). */
+export function failureOf(err: Error & { code?: string }, answering: boolean): UpstreamFailure {
+  if (err instanceof UpstreamFailure) return err;
+  if (answering) return new UpstreamFailure(err.message, 'body');
+  const code = err.code;
+  return new UpstreamFailure(code ? `${code}: ${err.message}` : err.message, NOT_CONNECTED.has(code ?? '') ? 'refused' : 'connect');
+}
+
+const PREFIX = '{"jsonrpc":"2.0","id":';
+const RESULT = ',"result":';
+
+/**
+ * The result of an answer written as CometBFT, go-ethereum and anvil write one
+ * (`{"jsonrpc":"2.0","id":<n>,"result":<value>}`), parsed from its own slice of the text, which is kept
+ * as its wire form; undefined for any other shape (errors, other member orders), which the caller
+ * parses in full. JSON.parse of the slice fails unless it is exactly one value.
+ */
+function parseResultFast(text: string): Json | undefined {
+  if (!text.startsWith(PREFIX)) return undefined;
+  let i = PREFIX.length;
+  while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+  if (i === PREFIX.length || !text.startsWith(RESULT, i)) return undefined;
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) <= 32) end--;
+  if (text.charCodeAt(end - 1) !== 125 /* } */) return undefined;
+  const raw = text.slice(i + RESULT.length, end - 1);
+  try {
+    return attachRawJson(JSON.parse(raw) as Json, raw);
+  } catch {
+    return undefined;
+  }
+}
