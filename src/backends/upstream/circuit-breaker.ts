@@ -81,7 +81,8 @@ export class CircuitBreaker {
     this.opens++;
   }
 
-  private reset(): void {
+  /** Closed with a fresh window (a trial succeeded, or its upstream came back from down). */
+  reset(): void {
     this.current = 'closed';
     this.ring.length = 0;
     this.cursor = 0;

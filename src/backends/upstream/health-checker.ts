@@ -7,7 +7,8 @@
  * that starts answering for another chain is quarantined (`wrong-chain`) rather than followed. A healthy
  * upstream that stops answering stays up until `unhealthyThreshold` checks in a row went unanswered, so
  * that one slow probe on a loaded host does not empty the pool (failing requests open its breaker
- * meanwhile). `assess` probes a given list apart from the rounds (a reload checks its new list with it).
+ * meanwhile). An upstream back from down starts afresh: its latencies forgotten, its breaker closed.
+ * `probeAll` probes a given list apart from the rounds (a reload checks its new list with it).
  */
 import type { Probe } from './pool-protocol';
 import type { DownReason, Upstream } from './upstream';
@@ -139,6 +140,12 @@ export class HealthChecker {
       }
       const healthy = reason === '';
       const changed = healthy !== u.healthy || reason !== u.downReason || (reason === 'wrong-chain' && error !== u.lastError);
+      if (healthy && !u.healthy) {
+        // Back from down: its latencies and failures from before are not its state now, and would keep
+        // it out of routing (a breaker open, a slow median that no request is left to correct).
+        u.latency.clear();
+        u.breaker.reset();
+      }
       u.healthy = healthy;
       u.downReason = reason;
       u.lastError = error;

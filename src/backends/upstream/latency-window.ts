@@ -31,6 +31,14 @@ export class LatencyWindow {
     if (median === undefined || ms > median) this.add(ms);
   }
 
+  /** Forgets every sample (an upstream back from down: what it took before tells nothing now). */
+  clear(): void {
+    this.count = 0;
+    this.cursor = 0;
+    this.sorted = undefined;
+    this.unsorted = 0;
+  }
+
   get size(): number {
     return this.count;
   }

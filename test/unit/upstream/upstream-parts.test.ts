@@ -139,4 +139,18 @@ describe('HealthChecker', () => {
     expect([u.healthy, u.downReason]).toEqual([false, 'unreachable']);
     u.close();
   });
+
+  it('starts an upstream back from down afresh: latencies forgotten, breaker closed', async () => {
+    const u = new Upstream({ name: 'a', url: 'http://127.0.0.1:1', weight: 1 }, { ...UPSTREAM_DEFAULTS, breaker_failures: 1, breaker_window: 1 });
+    const probes = [answer(5n), silent, answer(6n)];
+    const checker = new HealthChecker(() => [u], 1000, 1000, 5n, 1, () => {}, () => {}, async () => probes.shift()!);
+    await checker.checkNow();
+    u.latency.addLowerBound(900);
+    u.breaker.failure();
+    await checker.checkNow();
+    expect([u.healthy, u.breaker.state, u.latency.size]).toEqual([false, 'open', 1]);
+    await checker.checkNow();
+    expect([u.healthy, u.breaker.state, u.latency.size]).toEqual([true, 'closed', 0]);
+    u.close();
+  });
 });
