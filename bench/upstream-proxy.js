@@ -13,9 +13,10 @@
  * Upstreams: one anvil (node_modules/@foundry-rs/anvil-linux-amd64) for the EVM, one embedded-devnet
  * gateway for the node RPC. nginx (Debian: `apt-get install -y nginx`) runs on a generated config
  * (bench/lib.js startNginx: one worker, upstream keepalive). The gateway is `node dist/main.js start`
- * with `[backend] kind = "upstream"`. The pass-through cases have a fourth route, a bare Node.js proxy
- * (bench/bare-proxy.js: node:http → undici Pool, bytes copied through): the floor of any Node.js
- * gateway on this machine. Prints req/s, p50/p99 and the CPU time per request of the process serving
+ * with `[backend] kind = "upstream"` and `batch_max_size = 10` (concurrent calls go to the upstream as
+ * JSON-RPC batches). The pass-through cases have two more routes: a bare Node.js proxy
+ * (bench/bare-proxy.js: node:http → undici Pool, bytes copied through), the floor of any Node.js
+ * gateway on this machine that sends each call alone; and a second gateway with batching off. Prints req/s, p50/p99 and the CPU time per request of the process serving
  * each row (the gateway, nginx's worker, the bare proxy, or the upstream itself for `direct`, from
  * /proc), then the ratios and the targets. With BENCH_ROUNDS > 1 the routes of a case take turns that
  * many times and each figure is the median of its rounds (a busy moment of a shared machine then does
@@ -30,6 +31,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ANVIL = join(ROOT, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
 /** The issue's targets: pass-through ≥ 0.8× nginx at ≤ 50 µs of gateway CPU; cached ≥ 1.5× nginx. */
+const VIA = { bare: 'bare Node proxy', gateway: 'gateway (batch_max_size 10)', unbatched: 'gateway (batching off)' };
 const TARGETS = {
   'pass-through': { vsNginx: 0.8, cpu: 50 },
   cached: { vsNginx: 1.5 },
@@ -55,11 +57,14 @@ async function startAnvil() {
   return { url, pid: child.pid, stop: () => stopChild(child) };
 }
 
-/** The gateway under test: upstream mode over one devnet (node RPC) and one anvil (EVM). */
-async function startUpstreamGateway(devnetUrl, anvilUrl) {
+/**
+ * The gateway under test: upstream mode over one devnet (node RPC) and one anvil (EVM); `batchMaxSize`:
+ * its [upstream] batch_max_size (1: every call sent alone, the default).
+ */
+async function startUpstreamGateway(devnetUrl, anvilUrl, batchMaxSize) {
   const toml = [
     '[backend]', 'kind = "upstream"', '',
-    '[upstream]', 'health_check_interval = "1s"', '',
+    '[upstream]', 'health_check_interval = "1s"', `batch_max_size = ${batchMaxSize}`, '',
     '[[upstream.node]]', 'name = "devnet"', `url = "${devnetUrl}"`, '',
     '[[upstream.evm]]', 'name = "anvil"', `url = "${anvilUrl}"`, `ws = "${anvilUrl.replace(/^http/, 'ws')}"`, '',
   ].join('\n');
@@ -112,25 +117,29 @@ async function main() {
     stops.push(bareEvm.stop);
     const bareNode = await startBareProxy(devnet.url);
     stops.push(bareNode.stop);
-    const gw = await startUpstreamGateway(devnet.url, anvil.url);
+    // Batches of up to 10 calls: CometBFT's default max_request_batch_size, which the devnet keeps.
+    const gw = await startUpstreamGateway(devnet.url, anvil.url, 10);
     stops.push(gw.stop);
+    const unbatched = await startUpstreamGateway(devnet.url, anvil.url, 1);
+    stops.push(unbatched.stop);
     console.log(`${CONNECTIONS} connections, ${ROUNDS} × ${DURATION} s per route and case (each after 1 s of warm-up), load generator on the same machine; load average ${loadAverage()}`);
 
     const evm = { urls: { direct: anvil.url, nginx: ngEvm.url, gateway: gw.evmUrl }, pids: { direct: anvil.pid, nginx: ngEvm.workerPid, gateway: gw.pid } };
     const node = { urls: { direct: devnet.url, nginx: ngNode.url, gateway: gw.url }, pids: { direct: devnet.pid, nginx: ngNode.workerPid, gateway: gw.pid } };
-    // The pass-through cases also go through the bare Node.js proxy (listed before the gateway).
-    const before = (map, value) => {
+    // The pass-through cases also go through the bare Node.js proxy (listed before the gateway) and the
+    // gateway with batching off (after it).
+    const around = (map, bare, plain) => {
       const { gateway, ...rest } = map;
-      return { ...rest, bare: value, gateway };
+      return { ...rest, bare, gateway, unbatched: plain };
     };
-    const withBare = (routes, bare) => ({ urls: before(routes.urls, bare.url), pids: before(routes.pids, bare.pid) });
+    const withBare = (routes, bare, plain) => ({ urls: around(routes.urls, bare.url, plain.url), pids: around(routes.pids, bare.pid, plain.pid) });
     const freshAddress = (n) => `0xb0${n.toString(16).padStart(38, '0')}`;
     const freshKey = (n) => Buffer.from(`bench-key-${n}`).toString('hex');
     const cases = [
-      { name: '(a) eth_getBalance, fresh address', kind: 'pass-through', ...withBare(evm, bareEvm), bodyAt: (n) => rpcBody('eth_getBalance', [freshAddress(n), 'latest']) },
+      { name: '(a) eth_getBalance, fresh address', kind: 'pass-through', ...withBare(evm, bareEvm, { url: unbatched.evmUrl, pid: unbatched.pid }), bodyAt: (n) => rpcBody('eth_getBalance', [freshAddress(n), 'latest']) },
       { name: '(b) eth_getBlockByNumber(0x1, true)', kind: 'cached', ...evm, bodyAt: () => rpcBody('eth_getBlockByNumber', ['0x1', true]) },
       { name: '(c) node block, height 2', kind: 'cached', ...node, bodyAt: () => rpcBody('block', { height: '2' }) },
-      { name: '(c) node abci_query, fresh key', kind: 'pass-through', ...withBare(node, bareNode), bodyAt: (n) => rpcBody('abci_query', { path: '/key', data: freshKey(n), prove: false }) },
+      { name: '(c) node abci_query, fresh key', kind: 'pass-through', ...withBare(node, bareNode, unbatched), bodyAt: (n) => rpcBody('abci_query', { path: '/key', data: freshKey(n), prove: false }) },
     ];
 
     const rows = [];
@@ -147,7 +156,7 @@ async function main() {
       const got = {};
       for (const via of Object.keys(c.urls)) {
         const r = (got[via] = medianRun(runs[via]));
-        rows.push({ case: c.name, via: via === 'bare' ? 'bare Node proxy' : via, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'CPU µs/req': r.cpu.toFixed(1) });
+        rows.push({ case: c.name, via: VIA[via] ?? via, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'CPU µs/req': r.cpu.toFixed(1) });
       }
       const t = TARGETS[c.kind];
       const vsNginx = got.gateway.rps / got.nginx.rps;
@@ -162,6 +171,8 @@ async function main() {
         'bare/nginx': got.bare ? (got.bare.rps / got.nginx.rps).toFixed(2) : '',
         'bare CPU µs/req': got.bare ? got.bare.cpu.toFixed(1) : '',
         'gw/bare': got.bare ? (got.gateway.rps / got.bare.rps).toFixed(2) : '',
+        'unbatched/nginx': got.unbatched ? (got.unbatched.rps / got.nginx.rps).toFixed(2) : '',
+        'unbatched CPU µs/req': got.unbatched ? got.unbatched.cpu.toFixed(1) : '',
         target: `gw/nginx ≥ ${t.vsNginx}${t.cpu === undefined ? '' : `, CPU ≤ ${t.cpu} µs`}`,
         met: met ? 'yes' : 'NO',
       });
