@@ -2,8 +2,9 @@
  * One call's life on the wire to an upstream: its deadline, an abort from a hedge, and its answer read
  * into one text. Only the envelope is looked at: `result` is handed on as parsed, with its wire text
  * attached (see raw-json.ts) so that a surface that changes nothing can write it out without
- * serialising it again; an `error` becomes an UpstreamAnswerError. An Exchange is undici's dispatch
- * handler of a call sent alone; a call sent inside a batch gets its answer from the BatchExchange.
+ * serialising it again; an `error` answered with HTTP 200 becomes an UpstreamAnswerError. An Exchange
+ * is undici's dispatch handler of a call sent alone; a call sent inside a batch gets its answer from
+ * the BatchExchange.
  */
 import type { Dispatcher } from 'undici';
 import type { Json } from '../../rpc/json';
@@ -90,6 +91,11 @@ export class Exchange implements Dispatcher.DispatchHandler {
     const envelope = (typeof answer === 'object' && answer !== null ? answer : {}) as { result?: Json; error?: { code?: number; message?: string; data?: unknown } };
     if (envelope.error) {
       const e = envelope.error;
+      // The node's verdict comes with HTTP 200. An error under another status is written by something in
+      // front of it (a load balancer, a provider's gateway: 429, 502, 503) or by a node that failed (a
+      // CometBFT panic is a 500): no verdict on the call, which another upstream may serve.
+      if (status !== 200) return this.fail(new UpstreamFailure(`HTTP ${status}: ${JSON.stringify(e).slice(0, 200)}`, 'http'));
+      if (typeof e !== 'object') return this.fail(new UpstreamFailure(`HTTP 200: "error" is not a JSON-RPC error object`, 'body'));
       const detail = typeof e.data === 'string' ? e.data : e.data === undefined ? '' : JSON.stringify(e.data);
       return this.fail(new UpstreamAnswerError(e.code ?? -32603, e.message ?? '', detail, e.data));
     }

@@ -54,6 +54,11 @@ beforeAll(async () => {
         res.statusCode = 502;
         return res.end('bad gateway');
       }
+      if (body.method === 'unavailable') {
+        res.statusCode = 503;
+        return res.end(`{"jsonrpc":"2.0","id":${body.id},"error":{"code":-32603,"message":"upstream unavailable"}}`);
+      }
+      if (body.method === 'not-an-error') return res.end(`{"jsonrpc":"2.0","id":${body.id},"error":"bad gateway"}`);
       const answer = answerTo(body);
       if (answer !== undefined) res.end(answer);
     });
@@ -96,6 +101,9 @@ describe('NodeClient', () => {
     expect(answer).toBeInstanceOf(UpstreamAnswerError);
     expect(answer).toMatchObject({ code: 3, rpcMessage: 'execution reverted', detail: '0x01' });
     expect(await failure(c.call('http', [], 2000))).toMatchObject({ kind: 'http', message: 'HTTP 502: not JSON' });
+    // A JSON-RPC error under another status than 200 is not the node's answer: another upstream may serve the call.
+    expect(await failure(c.call('unavailable', [], 2000))).toMatchObject({ kind: 'http', message: 'HTTP 503: {"code":-32603,"message":"upstream unavailable"}' });
+    expect(await failure(c.call('not-an-error', [], 2000))).toMatchObject({ kind: 'body', message: 'HTTP 200: "error" is not a JSON-RPC error object' });
     expect(await failure(c.call('hang', [], 100))).toMatchObject({ kind: 'timeout', message: 'no answer within 100ms' });
     const abort = new AbortController();
     const pending = failure(c.call('hang', [], 5000, abort.signal));
