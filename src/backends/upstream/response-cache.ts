@@ -1,25 +1,30 @@
 /**
- * In-memory LRU of upstream answers, bounded in bytes (the size of the answer as received). Immutable
- * answers live until evicted; a latest-height answer is tagged with the head it was read at and dies
- * when the head moves or its TTL passes, so it is never older than one block.
+ * In-memory cache of upstream answers, bounded in bytes (the size of the answer as received). Immutable
+ * answers live in an LRU until evicted. Latest-height answers belong to the head they were read at and
+ * die when the head moves or their TTL passes, so none is ever older than one block: they are kept
+ * apart, all of one head, and dropped together when a lookup or a write sees a newer head (under load
+ * most answers are of this kind, and an LRU full of dead ones would make every lookup slower).
  */
 import type { Json } from '../../rpc/json';
 
 interface Entry {
   readonly value: Json;
   readonly bytes: number;
-  /** 0 = immutable. */
-  readonly expiresAt: number;
-  /** The pool head when a latest-height answer was read; undefined for immutable ones. */
-  readonly head?: bigint;
+  /** Latest-height answers only: when its TTL ends. */
+  readonly expiresAt?: number;
 }
 
 /** Map overhead and key, roughly, per entry. */
 const ENTRY_OVERHEAD = 96;
 
 export class ResponseCache {
-  private readonly entries = new Map<string, Entry>();
-  private used = 0;
+  /** Least recently used first. */
+  private readonly immutable = new Map<string, Entry>();
+  private latest = new Map<string, Entry>();
+  /** The head the latest-height answers were read at. */
+  private latestHead = -1n;
+  private latestBytes = 0;
+  private immutableBytes = 0;
   hits = 0;
   misses = 0;
   evictions = 0;
@@ -30,57 +35,89 @@ export class ResponseCache {
   ) {}
 
   get bytes(): number {
-    return this.used;
+    return this.immutableBytes + this.latestBytes;
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.immutable.size + this.latest.size;
   }
 
   /** The cached answer, if it is still valid at pool head `head`. */
   get(key: string, head: bigint): Json | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined || (entry.expiresAt !== 0 && (entry.expiresAt <= this.now() || entry.head !== head))) {
-      if (entry !== undefined) this.remove(key, entry);
-      this.misses++;
-      return undefined;
+    const entry = this.immutable.get(key);
+    if (entry !== undefined) {
+      // Most recently used goes last.
+      this.immutable.delete(key);
+      this.immutable.set(key, entry);
+      this.hits++;
+      return entry.value;
     }
-    // Most recently used goes last.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    this.hits++;
-    return entry.value;
+    this.atHead(head);
+    const latest = this.latest.get(key);
+    if (latest !== undefined && latest.expiresAt! > this.now()) {
+      this.hits++;
+      return latest.value;
+    }
+    if (latest !== undefined) {
+      this.latest.delete(key);
+      this.latestBytes -= latest.bytes;
+    }
+    this.misses++;
+    return undefined;
   }
 
   setImmutable(key: string, value: Json, bytes: number): void {
-    this.put(key, { value, bytes: bytes + key.length + ENTRY_OVERHEAD, expiresAt: 0 });
+    const entry = { value, bytes: bytes + key.length + ENTRY_OVERHEAD };
+    if (entry.bytes > this.maxBytes) return;
+    const old = this.immutable.get(key);
+    if (old !== undefined) {
+      this.immutable.delete(key);
+      this.immutableBytes -= old.bytes;
+    }
+    this.immutable.set(key, entry);
+    this.immutableBytes += entry.bytes;
+    this.evict();
   }
 
   setLatest(key: string, value: Json, bytes: number, head: bigint, ttlMs: number): void {
     if (ttlMs <= 0) return;
-    this.put(key, { value, bytes: bytes + key.length + ENTRY_OVERHEAD, expiresAt: this.now() + ttlMs, head });
+    this.atHead(head);
+    if (head !== this.latestHead) return;
+    const entry = { value, bytes: bytes + key.length + ENTRY_OVERHEAD, expiresAt: this.now() + ttlMs };
+    if (entry.bytes > this.maxBytes) return;
+    const old = this.latest.get(key);
+    if (old !== undefined) this.latestBytes -= old.bytes;
+    this.latest.set(key, entry);
+    this.latestBytes += entry.bytes;
+    this.evict();
   }
 
   clear(): void {
-    this.entries.clear();
-    this.used = 0;
+    this.immutable.clear();
+    this.latest = new Map();
+    this.immutableBytes = 0;
+    this.latestBytes = 0;
   }
 
-  private put(key: string, entry: Entry): void {
-    if (entry.bytes > this.maxBytes) return;
-    const old = this.entries.get(key);
-    if (old) this.remove(key, old);
-    this.entries.set(key, entry);
-    this.used += entry.bytes;
-    for (const [k, e] of this.entries) {
-      if (this.used <= this.maxBytes) break;
-      this.remove(k, e);
-      this.evictions++;
+  /** A newer head drops every latest-height answer (an older one, from a late reader, changes nothing). */
+  private atHead(head: bigint): void {
+    if (head <= this.latestHead) return;
+    this.latestHead = head;
+    this.latest = new Map();
+    this.latestBytes = 0;
+  }
+
+  /** Over budget: latest-height answers go first (they die at the next block anyway), then the least recently used. */
+  private evict(): void {
+    if (this.bytes <= this.maxBytes) return;
+    for (const map of [this.latest, this.immutable]) {
+      for (const [key, entry] of map) {
+        if (this.bytes <= this.maxBytes) return;
+        map.delete(key);
+        if (map === this.latest) this.latestBytes -= entry.bytes;
+        else this.immutableBytes -= entry.bytes;
+        this.evictions++;
+      }
     }
-  }
-
-  private remove(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.used -= entry.bytes;
   }
 }

@@ -61,6 +61,22 @@ describe('ResponseCache', () => {
     now = 1000;
     expect(c.get('s', 6n)).toBeUndefined();
   });
+
+  it('drops every latest answer at a new head, ignores one read at an older head, and evicts latest answers first', () => {
+    const c = new ResponseCache(1_000);
+    c.setImmutable('block', { n: 1 }, 100);
+    for (const k of ['x', 'y']) c.setLatest(k, { k }, 100, 7n, 1000);
+    expect(c.size).toBe(3);
+    expect(c.get('x', 8n)).toBeUndefined();
+    expect(c.size).toBe(1);
+    c.setLatest('late', {}, 100, 7n, 1000);
+    expect(c.get('late', 8n)).toBeUndefined();
+    for (const k of ['a', 'b', 'c']) c.setLatest(k, { k }, 100, 8n, 1000);
+    c.setImmutable('tx', { n: 2 }, 300);
+    expect(c.bytes).toBeLessThanOrEqual(1_000);
+    expect([c.get('block', 8n), c.get('tx', 8n), c.get('a', 8n), c.get('c', 8n)]).toEqual([{ n: 1 }, { n: 2 }, undefined, { k: 'c' }]);
+    expect(c.evictions).toBe(1);
+  });
 });
 
 describe('parseUpstreamConfig', () => {
