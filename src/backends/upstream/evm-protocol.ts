@@ -1,7 +1,8 @@
 /**
  * The EVM pool's protocol: health from `eth_blockNumber`, `eth_syncing` and `eth_chainId` (asked
  * together); an upstream's error answer reaches the client with its own code, message and data (a
- * revert keeps code 3 and its data), as go-ethereum wrote it.
+ * revert keeps code 3 and its data), as go-ethereum wrote it. `eth_chainId` and `net_version` (the
+ * chain id in decimal, as Evmos answers it) state the chain.
  */
 import { ApplicationError } from '../../rpc/errors';
 import type { PoolProtocol, Probe } from './pool-protocol';
@@ -26,6 +27,12 @@ export const EVM_PROTOCOL: PoolProtocol = {
     } catch (err) {
       return { ok: false, error: (err as Error).message };
     }
+  },
+  chainOf(method, result) {
+    if (typeof result !== 'string') return undefined;
+    if (method === 'net_version') return result;
+    if (method !== 'eth_chainId' || !/^0x[0-9a-fA-F]+$/.test(result)) return undefined;
+    return BigInt(result).toString();
   },
   // A node that has not seen a block (lagging within max_height_lag, or pruned) says so in these words.
   missingHere: [/header not found/i, /unknown block/i, /BlockOutOfRange/i, /missing trie node/i, /required historical state unavailable/i],

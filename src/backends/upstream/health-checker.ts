@@ -91,6 +91,20 @@ export class HealthChecker {
     return Promise.all(upstreams.map((u) => this.probe(u, this.timeoutMs)));
   }
 
+  /**
+   * `u` answered for chain `network` (an answer that states its chain) while its last check found the
+   * pool's: quarantined now (`wrong-chain`), until a check finds it back on the pool's chain.
+   */
+  quarantine(u: Upstream, network: string): void {
+    const error = `chain ${network}, the pool serves ${this.chain.current}`;
+    u.network = network;
+    if (!u.healthy && u.downReason === 'wrong-chain' && u.lastError === error) return;
+    u.healthy = false;
+    u.downReason = 'wrong-chain';
+    u.lastError = error;
+    this.onTransition({ upstream: u, healthy: false, reason: 'wrong-chain', error });
+  }
+
   /** The chain most of `probes` report; on a tie the pool's current chain, if among them. */
   majorityChain(probes: readonly Probe[]): string {
     return majority(

@@ -1,7 +1,20 @@
-/** The node-RPC pool's protocol: health from `status`, CometBFT's texts passed on as ApplicationErrors. */
+/**
+ * The node-RPC pool's protocol: health from `status`, CometBFT's texts passed on as ApplicationErrors;
+ * `status` (`node_info.network`) and every block header (`chain_id`) state the chain.
+ */
 import { ApplicationError } from '../../rpc/errors';
 import type { PoolProtocol, Probe } from './pool-protocol';
 import type { Upstream } from './upstream';
+
+/** Where the answers that state the chain state it. */
+const CHAIN_AT = new Map<string, readonly string[]>([
+  ['status', ['node_info', 'network']],
+  ['block', ['block', 'header', 'chain_id']],
+  ['block_by_hash', ['block', 'header', 'chain_id']],
+  ['header', ['header', 'chain_id']],
+  ['header_by_hash', ['header', 'chain_id']],
+  ['commit', ['signed_header', 'header', 'chain_id']],
+]);
 
 export const NODE_PROTOCOL: PoolProtocol = {
   async probe(u: Upstream, timeoutMs: number): Promise<Probe> {
@@ -19,6 +32,13 @@ export const NODE_PROTOCOL: PoolProtocol = {
     } catch (err) {
       return { ok: false, error: (err as Error).message };
     }
+  },
+  chainOf(method, result) {
+    const path = CHAIN_AT.get(method);
+    if (path === undefined) return undefined;
+    let value: unknown = result;
+    for (const key of path) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+    return typeof value === 'string' ? value : undefined;
   },
   missingHere: [/must be less than or equal to the current blockchain height/, /is not available, lowest height is/, /could not find results for height/],
   answerError: (err) => new ApplicationError(err.detail || err.rpcMessage),

@@ -1,10 +1,11 @@
 /**
  * What differs between a pool of node-RPC upstreams and a pool of EVM upstreams: how health is read,
- * which answered errors mean "this node lacks the data, ask another", how an answered error reaches the
+ * which answers state the chain, which answered errors mean "this node lacks the data, ask another", how an answered error reaches the
  * client, and the words of the errors when no upstream can serve. Everything else (routing, retries,
  * hedging, breakers, cache, dedup) is the same pool.
  */
 import type { RpcError } from '../../rpc/errors';
+import type { Json } from '../../rpc/json';
 import type { UpstreamAnswerError } from './upstream-errors';
 import type { Upstream } from './upstream';
 
@@ -22,6 +23,8 @@ export type Probe =
 
 export interface PoolProtocol {
   probe(u: Upstream, timeoutMs: number): Promise<Probe>;
+  /** The chain an answer of `method` states, as `probe` reports one (a network, a chain id); undefined: none. */
+  chainOf(method: string, result: Json): string | undefined;
   /** Answers meaning "this node lacks the data" rather than "the data does not exist". */
   readonly missingHere: readonly RegExp[];
   /** The error a client gets for an upstream's JSON-RPC error answer. */

@@ -5,7 +5,9 @@
  * upstream at a time and move to another only when the first surely never received them. Every
  * attempt teaches routing its upstream's latency; one cut short by a hedge (the other upstream answered
  * first) took at least as long as it ran, which is counted as a lower bound: a slow upstream whose every
- * attempt is hedged out thereby falls behind the fast one instead of staying "unmeasured".
+ * attempt is hedged out thereby falls behind the fast one instead of staying "unmeasured". An answer
+ * that states another chain than its upstream's last health check found is never served: the upstream
+ * is quarantined at once and the call is a failure (another upstream is asked).
  */
 import { ApplicationError, RpcError } from '../../rpc/errors';
 import { BackendUnavailableError } from '../backend-errors';
@@ -40,6 +42,8 @@ export class RequestExecutor {
     private readonly upstreams: () => readonly Upstream[],
     private readonly settings: UpstreamSettings,
     private readonly protocol: PoolProtocol,
+    /** `u` answered for another chain than its last health check found: quarantine it. */
+    private readonly onWrongChain: (u: Upstream, network: string) => void,
   ) {}
 
   execute(req: UpstreamRequest): Promise<AnsweredCall> {
@@ -146,6 +150,12 @@ export class RequestExecutor {
     u.counters.requests++;
     try {
       const { result, bytes } = await u.client.call(req.method, req.params, req.timeoutMs ?? this.settings.request_timeout, signal);
+      const stated = this.protocol.chainOf(req.method, result);
+      if (stated !== undefined && stated !== u.network) {
+        const failure = new UpstreamFailure(`${u.name} answered for chain ${stated}, the pool serves ${u.network}`, 'body');
+        this.onWrongChain(u, stated);
+        throw failure;
+      }
       const ms = performance.now() - started;
       u.latency.add(ms);
       u.breaker.success();

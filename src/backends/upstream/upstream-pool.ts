@@ -94,7 +94,7 @@ export class UpstreamPool {
     this.logger = new Logger(kind === 'node' ? 'UpstreamPool' : `UpstreamPool(${kind})`);
     this.cache = new ResponseCache(cache.maxBytes);
     this.sharedCache = cache.redis && new RedisCacheTier(cache.redis);
-    this.executor = new RequestExecutor(() => this.list, settings, protocol);
+    this.executor = new RequestExecutor(() => this.list, settings, protocol, (u, network) => this.health.quarantine(u, network));
     this.health = new HealthChecker(
       () => this.list,
       settings.health_check_interval,

@@ -171,6 +171,19 @@ describe('UpstreamPool reload', () => {
     await p.checkHealth();
     expect([p.chain, p.serving, p.upstreams[0].downReason]).toEqual(['7', false, 'wrong-chain']);
   });
+
+  it('quarantines an upstream at its first answer that states another chain, and neither serves nor caches it', async () => {
+    const a = await node(7);
+    // No health round comes between: only the answer tells.
+    const p = await pool([{ name: 'a', url: a.url }], { health_check_interval: 60_000 });
+    a.chainId = 8;
+    await expect(p.request(chainIdRead)).rejects.toThrow('upstream request failed: a answered for chain 8, the pool serves 7');
+    expect([p.upstreams[0].healthy, p.upstreams[0].downReason, p.upstreams[0].lastError]).toEqual([false, 'wrong-chain', 'chain 8, the pool serves 7']);
+    await expect(p.request(uncached(1))).rejects.toThrow('no healthy EVM upstream available (a: wrong-chain (chain 8, the pool serves 7))');
+    a.chainId = 7;
+    await p.checkHealth();
+    expect(await p.request(chainIdRead)).toBe('0x7');
+  });
 });
 
 describe('routing that learns from hedges', () => {
