@@ -1,30 +1,33 @@
 /**
  * In-memory cache of upstream answers, bounded in bytes (the size of the answer as received). Immutable
- * answers live in an LRU until evicted. Latest-height answers belong to the head they were read at and
- * die when the head moves or their TTL passes, so none is ever older than one block: they are kept
- * apart, all of one head, and dropped together when a lookup or a write sees a newer head (under load
- * most answers are of this kind, and an LRU full of dead ones would make every lookup slower).
+ * answers live in an LRU (lru-cache: evictions in constant time, where a Map used as an LRU slows down
+ * as deletions pile up at its front) until evicted. Latest-height answers belong to the head they were
+ * read at and die when the head moves or their TTL passes, so none is ever older than one block: they
+ * are kept apart, all of one head, and dropped together when a newer head is seen or when the budget
+ * is full (under load most answers are of this kind, and they would otherwise push out immutable ones).
  */
+import { LRUCache } from 'lru-cache';
 import type { Json } from '../../rpc/json';
 
 interface Entry {
   readonly value: Json;
   readonly bytes: number;
-  /** Latest-height answers only: when its TTL ends. */
-  readonly expiresAt?: number;
+}
+
+interface LatestEntry extends Entry {
+  readonly expiresAt: number;
 }
 
 /** Map overhead and key, roughly, per entry. */
 const ENTRY_OVERHEAD = 96;
 
 export class ResponseCache {
-  /** Least recently used first. */
-  private readonly immutable = new Map<string, Entry>();
-  private latest = new Map<string, Entry>();
+  /** Undefined with a budget of 0 bytes: nothing is kept. */
+  private readonly immutable: LRUCache<string, Entry> | undefined;
+  private latest = new Map<string, LatestEntry>();
   /** The head the latest-height answers were read at. */
   private latestHead = -1n;
   private latestBytes = 0;
-  private immutableBytes = 0;
   hits = 0;
   misses = 0;
   evictions = 0;
@@ -32,29 +35,37 @@ export class ResponseCache {
   constructor(
     readonly maxBytes: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.immutable =
+      maxBytes > 0
+        ? new LRUCache<string, Entry>({
+            maxSize: maxBytes,
+            sizeCalculation: (entry) => entry.bytes,
+            dispose: (_entry, _key, reason) => {
+              if (reason === 'evict') this.evictions++;
+            },
+          })
+        : undefined;
+  }
 
   get bytes(): number {
-    return this.immutableBytes + this.latestBytes;
+    return (this.immutable?.calculatedSize ?? 0) + this.latestBytes;
   }
 
   get size(): number {
-    return this.immutable.size + this.latest.size;
+    return (this.immutable?.size ?? 0) + this.latest.size;
   }
 
   /** The cached answer, if it is still valid at pool head `head`. */
   get(key: string, head: bigint): Json | undefined {
-    const entry = this.immutable.get(key);
+    const entry = this.immutable?.get(key);
     if (entry !== undefined) {
-      // Most recently used goes last.
-      this.immutable.delete(key);
-      this.immutable.set(key, entry);
       this.hits++;
       return entry.value;
     }
     this.atHead(head);
     const latest = this.latest.get(key);
-    if (latest !== undefined && latest.expiresAt! > this.now()) {
+    if (latest !== undefined && latest.expiresAt > this.now()) {
       this.hits++;
       return latest.value;
     }
@@ -67,57 +78,38 @@ export class ResponseCache {
   }
 
   setImmutable(key: string, value: Json, bytes: number): void {
-    const entry = { value, bytes: bytes + key.length + ENTRY_OVERHEAD };
-    if (entry.bytes > this.maxBytes) return;
-    const old = this.immutable.get(key);
-    if (old !== undefined) {
-      this.immutable.delete(key);
-      this.immutableBytes -= old.bytes;
-    }
-    this.immutable.set(key, entry);
-    this.immutableBytes += entry.bytes;
-    this.evict();
+    const size = bytes + key.length + ENTRY_OVERHEAD;
+    if (this.immutable === undefined || size > this.maxBytes) return;
+    this.immutable.set(key, { value, bytes: size });
+    if (this.bytes > this.maxBytes) this.dropLatest();
   }
 
   setLatest(key: string, value: Json, bytes: number, head: bigint, ttlMs: number): void {
-    if (ttlMs <= 0) return;
+    const size = bytes + key.length + ENTRY_OVERHEAD;
+    if (ttlMs <= 0 || size > this.maxBytes) return;
     this.atHead(head);
     if (head !== this.latestHead) return;
-    const entry = { value, bytes: bytes + key.length + ENTRY_OVERHEAD, expiresAt: this.now() + ttlMs };
-    if (entry.bytes > this.maxBytes) return;
     const old = this.latest.get(key);
     if (old !== undefined) this.latestBytes -= old.bytes;
-    this.latest.set(key, entry);
-    this.latestBytes += entry.bytes;
-    this.evict();
+    this.latest.set(key, { value, bytes: size, expiresAt: this.now() + ttlMs });
+    this.latestBytes += size;
+    if (this.bytes > this.maxBytes) this.dropLatest();
   }
 
   clear(): void {
-    this.immutable.clear();
-    this.latest = new Map();
-    this.immutableBytes = 0;
-    this.latestBytes = 0;
+    this.immutable?.clear();
+    this.dropLatest();
   }
 
-  /** A newer head drops every latest-height answer (an older one, from a late reader, changes nothing). */
+  /** A newer head drops every latest-height answer (one read at an older head, by a late reader, is not kept). */
   private atHead(head: bigint): void {
     if (head <= this.latestHead) return;
     this.latestHead = head;
-    this.latest = new Map();
-    this.latestBytes = 0;
+    this.dropLatest();
   }
 
-  /** Over budget: latest-height answers go first (they die at the next block anyway), then the least recently used. */
-  private evict(): void {
-    if (this.bytes <= this.maxBytes) return;
-    for (const map of [this.latest, this.immutable]) {
-      for (const [key, entry] of map) {
-        if (this.bytes <= this.maxBytes) return;
-        map.delete(key);
-        if (map === this.latest) this.latestBytes -= entry.bytes;
-        else this.immutableBytes -= entry.bytes;
-        this.evictions++;
-      }
-    }
+  private dropLatest(): void {
+    this.latest = new Map();
+    this.latestBytes = 0;
   }
 }

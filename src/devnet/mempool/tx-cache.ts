@@ -1,17 +1,17 @@
 /** The mempool's LRU cache of seen txs (mempool.LRUTxCache): what "tx already exists in cache" consults. */
-export class TxCache {
-  private readonly keys = new Set<string>();
+import { LRUCache } from 'lru-cache';
 
-  constructor(private readonly size: number) {}
+export class TxCache {
+  private readonly keys: LRUCache<string, true>;
+
+  constructor(size: number) {
+    this.keys = new LRUCache({ max: size });
+  }
 
   /** Adds the key; false when it was already there (it then becomes the most recent). */
   push(key: string): boolean {
-    if (this.keys.delete(key)) {
-      this.keys.add(key);
-      return false;
-    }
-    this.keys.add(key);
-    if (this.keys.size > this.size) this.keys.delete(this.keys.values().next().value as string);
+    if (this.keys.get(key)) return false;
+    this.keys.set(key, true);
     return true;
   }
 

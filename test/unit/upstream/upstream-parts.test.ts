@@ -62,7 +62,7 @@ describe('ResponseCache', () => {
     expect(c.get('s', 6n)).toBeUndefined();
   });
 
-  it('drops every latest answer at a new head, ignores one read at an older head, and evicts latest answers first', () => {
+  it('drops every latest answer at a new head or when the budget is full, and ignores one read at an older head', () => {
     const c = new ResponseCache(1_000);
     c.setImmutable('block', { n: 1 }, 100);
     for (const k of ['x', 'y']) c.setLatest(k, { k }, 100, 7n, 1000);
@@ -72,11 +72,13 @@ describe('ResponseCache', () => {
     c.setLatest('late', {}, 100, 7n, 1000);
     expect(c.get('late', 8n)).toBeUndefined();
     for (const k of ['a', 'b', 'c']) c.setLatest(k, { k }, 100, 8n, 1000);
+    expect(c.get('c', 8n)).toEqual({ k: 'c' });
     c.setImmutable('tx', { n: 2 }, 300);
     expect(c.bytes).toBeLessThanOrEqual(1_000);
-    expect([c.get('block', 8n), c.get('tx', 8n), c.get('a', 8n), c.get('c', 8n)]).toEqual([{ n: 1 }, { n: 2 }, undefined, { k: 'c' }]);
-    expect(c.evictions).toBe(1);
+    expect([c.get('block', 8n), c.get('tx', 8n), c.get('a', 8n), c.get('c', 8n)]).toEqual([{ n: 1 }, { n: 2 }, undefined, undefined]);
+    expect(c.evictions).toBe(0);
   });
+
 });
 
 describe('parseUpstreamConfig', () => {
