@@ -28,6 +28,11 @@ export const EVM_PROTOCOL: PoolProtocol = {
       return { ok: false, error: (err as Error).message };
     }
   },
+  hasBlock: (u, height, timeoutMs) =>
+    u.client.call('eth_getBlockTransactionCountByNumber', [`0x${height.toString(16)}`], timeoutMs).then(
+      ({ result }) => result !== null,
+      () => false,
+    ),
   chainOf(method, result) {
     if (typeof result !== 'string') return undefined;
     if (method === 'net_version') return result;

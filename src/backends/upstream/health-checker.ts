@@ -1,14 +1,15 @@
 /**
  * Probes every upstream on an interval (node RPC: `status`; EVM: `eth_blockNumber`/`eth_syncing`/
  * `eth_chainId`, see the pool protocols). An upstream is up when it answers, is not catching up, is on
- * the pool's chain and is at most `max_height_lag` blocks behind the highest upstream; otherwise down,
- * with the reason. The pool's chain is the network or chain id most upstreams reported when the pool
- * first saw one healthy; after that only a reload changes it (see UpstreamPool.reload), so an upstream
- * that starts answering for another chain is quarantined (`wrong-chain`) rather than followed. A healthy
- * upstream that stops answering stays up until `unhealthyThreshold` checks in a row went unanswered, so
- * that one slow probe on a loaded host does not empty the pool (failing requests open its breaker
- * meanwhile). An upstream back from down starts afresh: its latencies forgotten, its breaker closed.
- * `probeAll` probes a given list apart from the rounds (a reload checks its new list with it).
+ * the pool's chain, is at most `max_height_lag` blocks behind the highest upstream, and serves the head
+ * it reports when that is far above every other's (see `proven`); otherwise down, with the reason. The
+ * pool's chain is the network or chain id most upstreams reported when the pool first saw one healthy;
+ * after that only a reload changes it (see UpstreamPool.reload), so an upstream that starts answering
+ * for another chain is quarantined (`wrong-chain`) rather than followed. A healthy upstream that stops
+ * answering stays up until `unhealthyThreshold` checks in a row went unanswered, so that one slow probe
+ * on a loaded host does not empty the pool (failing requests open its breaker meanwhile). An upstream
+ * back from down starts afresh: its latencies forgotten, its breaker closed. `probeAll` probes a given
+ * list apart from the rounds (a reload checks its new list with it).
  */
 import type { Probe } from './pool-protocol';
 import type { DownReason, Upstream } from './upstream';
@@ -52,6 +53,8 @@ export class HealthChecker {
     private readonly onRound: () => void,
     private readonly probe: (u: Upstream, timeoutMs: number) => Promise<Probe>,
     private readonly chain: ChainIdentity = ownChain(),
+    /** Whether `u` serves block `height`; without it every reported head is believed. */
+    private readonly hasBlock?: (u: Upstream, height: bigint, timeoutMs: number) => Promise<boolean>,
   ) {}
 
   start(): void {
@@ -87,13 +90,29 @@ export class HealthChecker {
   }
 
   /** Probes every upstream of `upstreams` at once; nothing is applied. */
-  probeAll(upstreams: readonly Upstream[]): Promise<Probe[]> {
-    return Promise.all(upstreams.map((u) => this.probe(u, this.timeoutMs)));
+  async probeAll(upstreams: readonly Upstream[]): Promise<Probe[]> {
+    const probes = await Promise.all(upstreams.map((u) => this.probe(u, this.timeoutMs)));
+    return Promise.all(probes.map((p, i) => this.proven(upstreams[i], p, probes)));
   }
 
   /**
-   * `u` answered for chain `network` (an answer that states its chain) while its last check found the
-   * pool's: quarantined now (`wrong-chain`), until a check finds it back on the pool's chain.
+   * `p`, marked `unproven` when it reports a head more than max_height_lag above both every other
+   * upstream's head on its chain and its own last believed one, and the node does not serve that block
+   * (a node that reports a height it lacks): else one liar ahead would have every honest upstream taken
+   * for lagging, and the pool's head jump to blocks that do not exist.
+   */
+  private async proven(u: Upstream, p: Probe, probes: readonly Probe[]): Promise<Probe> {
+    if (!p.ok || this.hasBlock === undefined) return p;
+    let reference = u.latestHeight;
+    for (const q of probes) if (q !== p && q.ok && q.network === p.network && q.latest > reference) reference = q.latest;
+    // Nothing known yet (a first check with no other upstream answering): nothing to compare with.
+    if (reference === 0n || p.latest <= reference + this.maxLag || (await this.hasBlock(u, p.latest, this.timeoutMs))) return p;
+    return { ...p, unproven: true };
+  }
+
+  /**
+   * `u` answered for chain `network` (an answer that states its chain), not the pool's: quarantined
+   * now (`wrong-chain`), until a check finds it back on the pool's chain.
    */
   quarantine(u: Upstream, network: string): void {
     const error = `chain ${network}, the pool serves ${this.chain.current}`;
@@ -124,7 +143,7 @@ export class HealthChecker {
     }
     const network = this.chain.current;
     let top = 0n;
-    for (const p of probes) if (p.ok && !p.catchingUp && p.network === network && p.latest > top) top = p.latest;
+    for (const p of probes) if (p.ok && !p.catchingUp && !p.unproven && p.network === network && p.latest > top) top = p.latest;
     upstreams.forEach((u, i) => {
       const p = probes[i];
       u.lastCheckedAt = Date.now();
@@ -137,13 +156,17 @@ export class HealthChecker {
         error = p.error;
       } else {
         u.missedChecks = 0;
-        u.latestHeight = p.latest;
+        // An unproven head is not believed: the last one stays, so that the next check asks again.
+        if (!p.unproven) u.latestHeight = p.latest;
         u.earliestHeight = p.earliest;
         u.catchingUp = p.catchingUp;
         u.network = p.network;
         if (p.network !== network) {
           reason = 'wrong-chain';
           error = `chain ${p.network}, the pool serves ${network}`;
+        } else if (p.unproven) {
+          reason = 'bad-height';
+          error = `reports height ${p.latest}, a block it does not serve`;
         } else if (p.catchingUp) {
           reason = 'catching-up';
           error = 'catching_up is true';

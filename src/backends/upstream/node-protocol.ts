@@ -33,6 +33,7 @@ export const NODE_PROTOCOL: PoolProtocol = {
       return { ok: false, error: (err as Error).message };
     }
   },
+  hasBlock: (u, height, timeoutMs) => u.client.call('header', { height: height.toString() }, timeoutMs).then(() => true, () => false),
   chainOf(method, result) {
     const path = CHAIN_AT.get(method);
     if (path === undefined) return undefined;

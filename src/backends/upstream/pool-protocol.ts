@@ -18,11 +18,15 @@ export type Probe =
       readonly latest: bigint;
       readonly earliest: bigint;
       readonly catchingUp: boolean;
+      /** Set by the health checker: `latest` is far above what anyone else saw, and the node has no such block. */
+      readonly unproven?: boolean;
     }
   | { readonly ok: false; readonly error: string };
 
 export interface PoolProtocol {
   probe(u: Upstream, timeoutMs: number): Promise<Probe>;
+  /** Whether the node serves block `height` (a head it reports is believed only then, see HealthChecker). */
+  hasBlock(u: Upstream, height: bigint, timeoutMs: number): Promise<boolean>;
   /** The chain an answer of `method` states, as `probe` reports one (a network, a chain id); undefined: none. */
   chainOf(method: string, result: Json): string | undefined;
   /** Answers meaning "this node lacks the data" rather than "the data does not exist". */

@@ -6,8 +6,8 @@
  * attempt teaches routing its upstream's latency; one cut short by a hedge (the other upstream answered
  * first) took at least as long as it ran, which is counted as a lower bound: a slow upstream whose every
  * attempt is hedged out thereby falls behind the fast one instead of staying "unmeasured". An answer
- * that states another chain than its upstream's last health check found is never served: the upstream
- * is quarantined at once and the call is a failure (another upstream is asked).
+ * that states another chain than the pool's is never served: the upstream is quarantined at once and
+ * the call is a failure (another upstream is asked).
  */
 import { ApplicationError, RpcError } from '../../rpc/errors';
 import { BackendUnavailableError } from '../backend-errors';
@@ -34,6 +34,12 @@ export interface AnsweredCall extends CallResult {
   readonly upstream?: Upstream;
 }
 
+/** The chain the pool serves ('' until known), and what becomes of an upstream that answers for another. */
+export interface ChainGuard {
+  readonly current: string;
+  quarantine(u: Upstream, network: string): void;
+}
+
 export class RequestExecutor {
   /** Told of every request to an upstream as it ends, once the pool is watched. */
   observer: UpstreamRequestObserver | undefined;
@@ -42,8 +48,7 @@ export class RequestExecutor {
     private readonly upstreams: () => readonly Upstream[],
     private readonly settings: UpstreamSettings,
     private readonly protocol: PoolProtocol,
-    /** `u` answered for another chain than its last health check found: quarantine it. */
-    private readonly onWrongChain: (u: Upstream, network: string) => void,
+    private readonly chain: ChainGuard,
   ) {}
 
   execute(req: UpstreamRequest): Promise<AnsweredCall> {
@@ -151,10 +156,10 @@ export class RequestExecutor {
     try {
       const { result, bytes } = await u.client.call(req.method, req.params, req.timeoutMs ?? this.settings.request_timeout, signal);
       const stated = this.protocol.chainOf(req.method, result);
-      if (stated !== undefined && stated !== u.network) {
-        const failure = new UpstreamFailure(`${u.name} answered for chain ${stated}, the pool serves ${u.network}`, 'body');
-        this.onWrongChain(u, stated);
-        throw failure;
+      const chain = this.chain.current;
+      if (stated !== undefined && chain !== '' && stated !== chain) {
+        this.chain.quarantine(u, stated);
+        throw new UpstreamFailure(`${u.name} answered for chain ${stated}, the pool serves ${chain}`, 'body');
       }
       const ms = performance.now() - started;
       u.latency.add(ms);

@@ -94,7 +94,13 @@ export class UpstreamPool {
     this.logger = new Logger(kind === 'node' ? 'UpstreamPool' : `UpstreamPool(${kind})`);
     this.cache = new ResponseCache(cache.maxBytes);
     this.sharedCache = cache.redis && new RedisCacheTier(cache.redis);
-    this.executor = new RequestExecutor(() => this.list, settings, protocol, (u, network) => this.health.quarantine(u, network));
+    const pool = this;
+    this.executor = new RequestExecutor(() => this.list, settings, protocol, {
+      get current() {
+        return pool.chainId;
+      },
+      quarantine: (u, network) => this.health.quarantine(u, network),
+    });
     this.health = new HealthChecker(
       () => this.list,
       settings.health_check_interval,
@@ -105,6 +111,7 @@ export class UpstreamPool {
       () => this.noticeHead(),
       (u, timeoutMs) => protocol.probe(u, timeoutMs),
       this.chainIdentity(),
+      (u, height, timeoutMs) => protocol.hasBlock(u, height, timeoutMs),
     );
     this.list = entries.map((n) => this.upstream(n));
   }

@@ -5,7 +5,7 @@ import { NodeClient } from './node-client';
 import { redactUrl } from './redact-url';
 import type { UpstreamEndpoint, UpstreamSettings } from '../../config/upstream-config';
 
-export type DownReason = '' | 'unreachable' | 'lagging' | 'catching-up' | 'wrong-chain' | 'not-checked';
+export type DownReason = '' | 'unreachable' | 'lagging' | 'catching-up' | 'wrong-chain' | 'bad-height' | 'not-checked';
 
 export interface UpstreamCounters {
   requests: number;

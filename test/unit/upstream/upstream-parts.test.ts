@@ -158,6 +158,35 @@ describe('HealthChecker', () => {
     u.close();
   });
 
+  it('believes a head far above every other only when the node serves that block', async () => {
+    const [honest, liar] = ['honest', 'liar'].map((name) => new Upstream({ name, url: 'http://127.0.0.1:1', weight: 1 }, UPSTREAM_DEFAULTS));
+    let liarHead = 10n;
+    const asked: bigint[] = [];
+    const checker = new HealthChecker(
+      () => [honest, liar],
+      1000,
+      1000,
+      5n,
+      2,
+      () => {},
+      () => {},
+      async (u) => answer(u === liar ? liarHead : 10n),
+      undefined,
+      async (u, height) => (asked.push(height), height <= 10n),
+    );
+    await checker.checkNow();
+    expect([honest.healthy, liar.healthy, asked]).toEqual([true, true, []]);
+    liarHead = 1010n;
+    await checker.checkNow();
+    expect([liar.healthy, liar.downReason, liar.lastError, String(liar.latestHeight)]).toEqual([false, 'bad-height', 'reports height 1010, a block it does not serve', '10']);
+    // Not taken for lagging behind the liar.
+    expect([honest.healthy, asked]).toEqual([true, [1010n]]);
+    liarHead = 11n;
+    await checker.checkNow();
+    expect([liar.healthy, String(liar.latestHeight)]).toEqual([true, '11']);
+    [honest, liar].forEach((u) => u.close());
+  });
+
   it('starts an upstream back from down afresh: latencies forgotten, breaker closed', async () => {
     const u = new Upstream({ name: 'a', url: 'http://127.0.0.1:1', weight: 1 }, { ...UPSTREAM_DEFAULTS, breaker_failures: 1, breaker_window: 1 });
     const probes = [answer(5n), silent, answer(6n)];
