@@ -14,42 +14,6 @@ export function settings(share = 1): fc.Parameters<unknown> {
   return { numRuns: Math.max(1, Math.round(RUNS * share)), ...(SEED === undefined ? {} : { seed: SEED }) };
 }
 
-/** One input must be handled in this long; a longer run is a hang (or a quadratic blow-up). */
-export const PER_RUN_MS = 1000;
-
-/** Runs `fn`, failing when it took longer than PER_RUN_MS. */
-export function timed<T>(fn: () => T): T {
-  const start = performance.now();
-  try {
-    return fn();
-  } finally {
-    const took = performance.now() - start;
-    if (took > PER_RUN_MS) throw new Error(`took ${took.toFixed(0)} ms`);
-  }
-}
-
-/** Async form of `timed`. */
-export async function timedAsync<T>(fn: () => Promise<T>): Promise<T> {
-  const start = performance.now();
-  try {
-    return await fn();
-  } finally {
-    const took = performance.now() - start;
-    if (took > PER_RUN_MS) throw new Error(`took ${took.toFixed(0)} ms`);
-  }
-}
-
-/** Calls `fn`; returns what it threw (undefined when it returned), failing on anything but `typed`. */
-export function failureOf(fn: () => unknown, ...typed: (abstract new (...args: never[]) => Error)[]): Error | undefined {
-  try {
-    timed(fn);
-    return undefined;
-  } catch (err) {
-    if (typed.some((t) => err instanceof t)) return err as Error;
-    throw err;
-  }
-}
-
 const HEX = '0123456789abcdefABCDEF';
 /** Hex digits, sometimes many. */
 export const hexDigits = fc.oneof(

@@ -7,9 +7,8 @@ import fc from 'fast-check';
 import { Logger } from '@nestjs/common';
 import { parseEvmBody } from '../../../src/evm-rpc/evm-envelope';
 import { NodeDialect } from '../../../src/node-rpc/node-dialect';
-import type { Body, Message } from '../../../src/rpc/envelope';
-import { RpcError } from '../../../src/rpc/errors';
-import { deepText, jsonValue, mutated, numberText, settings, timed, unicode } from './arbitraries';
+import { checkBody, timed } from '../../fuzz/oracles';
+import { deepText, jsonValue, mutated, numberText, settings, unicode } from './arbitraries';
 
 Logger.overrideLogger(false);
 
@@ -38,27 +37,16 @@ export const bodyText: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: fc.constantFrom('{', '}', '[', ']', '"', ':', ',', '1', 'a', ' ', '\\', 'n', 'u'), maxLength: 40 }),
 );
 
-function checkMessage(message: Message): void {
-  if (message.kind === 'invalid') expect(message.error).toBeInstanceOf(RpcError);
-  if (message.kind === 'call') expect(() => JSON.parse(message.idText)).not.toThrow();
-}
-
-function check(body: Body): void {
-  if (body.kind === 'error') expect(body.error).toBeInstanceOf(RpcError);
-  if (body.kind === 'single') checkMessage(body.message);
-  if (body.kind === 'batch') body.messages.forEach(checkMessage);
-}
-
 describe('NodeDialect.parse', () => {
   const dialect = new NodeDialect();
   it.each(['jsonrpc', 'ws'] as const)('parses any body over %s to a body, failures typed', (transport) => {
-    fc.assert(fc.property(bodyText, (text) => check(timed(() => dialect.parse(text, transport)))), settings());
+    fc.assert(fc.property(bodyText, (text) => checkBody(timed(() => dialect.parse(text, transport)))), settings());
   });
 });
 
 describe('parseEvmBody', () => {
   it('parses any body to a body, failures typed', () => {
-    fc.assert(fc.property(bodyText, (text) => check(timed(() => parseEvmBody(text)))), settings());
+    fc.assert(fc.property(bodyText, (text) => checkBody(timed(() => parseEvmBody(text)))), settings());
   });
 
   it('reads a valid call back as the call sent', () => {

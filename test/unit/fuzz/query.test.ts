@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { parseQuery, QueryParseError } from '../../../src/events/query';
-import { failureOf, numberText, settings, timed, unicode } from './arbitraries';
+import { failureOf, timed } from '../../fuzz/oracles';
+import { numberText, settings, unicode } from './arbitraries';
 
 const tag = fc.oneof(
   fc.constantFrom('tm.event', 'tx.height', 'transfer.amount', 'a.b-c_d', 'message.sender', 'x'),
