@@ -7,12 +7,13 @@
  *
  * The head moves with the pool's health checks (`eth_blockNumber` every health_check_interval) and,
  * sooner, with an upstream `newHeads` subscription on the first healthy upstream that has a `ws` URL
- * (moved to another when its socket drops). Heights are published from the head seen at start-up on;
+ * (moved to another, the one left asked last, when its socket drops or stalls: its node's head moved
+ * STALL_BLOCKS past the last notification). Heights are published from the head seen at start-up on;
  * a jump over more than MAX_GAP blocks publishes only the last MAX_GAP.
  */
 import { Logger } from '@nestjs/common';
 import WebSocket from 'ws';
-import type { Upstream } from './upstream';
+import { STALL_BLOCKS, type Upstream } from './upstream';
 import type { UpstreamEvmConfig } from '../../config/upstream-config';
 import type { UpstreamPool } from './upstream-pool';
 
@@ -25,6 +26,10 @@ export class EvmHeadFeed {
   private stopHead: (() => void) | undefined;
   private socket: WebSocket | undefined;
   private socketOn: Upstream | undefined;
+  /** The last block number notified on the socket (its upstream's head when it subscribed, before any). */
+  private lastNotified = 0n;
+  /** The upstream whose socket dropped or stalled last: asked last. */
+  private left: Upstream | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private stopped = true;
   /** Heights handed on, heights skipped over a too long jump, newHeads notifications seen. */
@@ -40,7 +45,10 @@ export class EvmHeadFeed {
     if (this.pool.upstreams.length === 0) return;
     this.stopped = false;
     this.last = this.pool.head;
-    this.stopHead = this.pool.onHead((head) => this.advance(head));
+    this.stopHead = this.pool.onHead((head) => {
+      this.checkStall();
+      this.advance(head);
+    });
     this.connect();
   }
 
@@ -87,12 +95,14 @@ export class EvmHeadFeed {
 
   private connect(): void {
     if (this.stopped) return;
-    const target = this.pool.upstreams.find((u) => u.healthy && (u.config as UpstreamEvmConfig).ws) ?? this.pool.upstreams.find((u) => (u.config as UpstreamEvmConfig).ws);
+    const withWs = this.pool.upstreams.filter((u) => (u.config as UpstreamEvmConfig).ws);
+    const target = withWs.find((u) => u.healthy && u !== this.left) ?? withWs.find((u) => u.healthy) ?? withWs[0];
     if (!target) return; // no ws URL configured: the health checks' polling moves the head
     const url = (target.config as UpstreamEvmConfig).ws;
     const socket = new WebSocket(url, { handshakeTimeout: this.pool.settings.request_timeout });
     this.socket = socket;
     this.socketOn = target;
+    this.lastNotified = target.latestHeight;
     socket.on('open', () => socket.send('{"jsonrpc":"2.0","id":1,"method":"eth_subscribe","params":["newHeads"]}'));
     socket.on('message', (data: WebSocket.RawData) => this.onMessage(target, data.toString()));
     socket.on('error', () => undefined);
@@ -100,12 +110,21 @@ export class EvmHeadFeed {
       if (this.socket !== socket) return;
       this.socket = undefined;
       this.socketOn = undefined;
+      this.left = target;
       if (this.stopped) return;
       this.logger.warn(`newHeads subscription on ${target.name} ended; resubscribing`);
       // The poll keeps the head moving meanwhile; try again (another upstream first) after one interval.
       this.retryTimer = setTimeout(() => this.connect(), this.pool.settings.health_check_interval);
       this.retryTimer.unref();
     });
+  }
+
+  /** The socket is open, yet its node's head moved STALL_BLOCKS past the last notification: it is dropped (and replaced). */
+  private checkStall(): void {
+    const on = this.socketOn;
+    if (!on || !this.socket || on.latestHeight < this.lastNotified + STALL_BLOCKS) return;
+    this.logger.warn(`newHeads on ${on.name} sent nothing since block ${this.lastNotified} while its head reached ${on.latestHeight}`);
+    this.socket.terminate();
   }
 
   private onMessage(from: Upstream, text: string): void {
@@ -123,10 +142,13 @@ export class EvmHeadFeed {
     const number = message.method === 'eth_subscription' ? message.params?.result?.number : undefined;
     if (typeof number !== 'string') return;
     this.counters.notifications++;
+    let height: bigint;
     try {
-      this.pool.observeHeight(from, BigInt(number));
+      height = BigInt(number);
     } catch {
-      /* not a quantity: ignored */
+      return; // not a quantity
     }
+    if (from === this.socketOn && height > this.lastNotified) this.lastNotified = height;
+    this.pool.observeHeight(from, height);
   }
 }

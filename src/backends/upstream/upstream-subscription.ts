@@ -1,13 +1,15 @@
 /**
  * One query subscribed on one upstream's `/websocket` (a socket per query: CometBFT limits the
- * subscriptions of one client, 5 by default). When the socket drops or its upstream turns unhealthy,
- * it moves to another healthy upstream and subscribes again; events go to `onEvent` in arrival order.
+ * subscriptions of one client, 5 by default). When the socket drops, its upstream turns unhealthy, or
+ * (a query with an event at every height) the socket stalls, it moves to another healthy upstream and
+ * subscribes again; events go to `onEvent` in arrival order.
  */
 import { Logger } from '@nestjs/common';
 import WebSocket from 'ws';
 import { ApplicationError } from '../../rpc/errors';
+import { eventHeight } from './block-event-synth';
 import { candidates } from './router';
-import type { Upstream } from './upstream';
+import { STALL_BLOCKS, type Upstream } from './upstream';
 
 export interface UpstreamEvent {
   readonly type: string;
@@ -37,6 +39,8 @@ export class UpstreamSubscription {
   private closed = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private nextId = 1;
+  /** The highest block height of an event from the current socket (its upstream's head when it subscribed, before any). */
+  private lastHeight = 0n;
   /** Times this subscription moved to another upstream (metrics, tests). */
   switches = 0;
 
@@ -44,6 +48,8 @@ export class UpstreamSubscription {
     readonly query: string,
     private readonly host: SubscriptionHost,
     private readonly retryMs: number,
+    /** The query has an event at every height (NewBlock…): a socket that stops sending them is seen to stall. */
+    private readonly everyHeight = false,
   ) {}
 
   get current(): Upstream | undefined {
@@ -67,15 +73,23 @@ export class UpstreamSubscription {
     throw new ApplicationError(`cannot subscribe on any upstream: ${lastError?.message ?? 'unknown error'}`);
   }
 
-  /** Moves to another upstream when the current one is no longer healthy. */
+  /**
+   * Moves to another upstream when the current one is no longer healthy, or when its socket stalled:
+   * its node's head is STALL_BLOCKS past the last height of an event it sent (a query with an event at
+   * every height). The one left is asked last.
+   */
   checkPlacement(): void {
-    if (this.closed || !this.upstream || this.upstream.healthy || this.retryTimer) return;
-    const better = candidates(this.host.upstreams(), {}, new Set([this.upstream]));
+    const u = this.upstream;
+    if (this.closed || !u || this.retryTimer) return;
+    const stalled = this.everyHeight && u.latestHeight >= this.lastHeight + STALL_BLOCKS;
+    if (u.healthy && !stalled) return;
+    const better = candidates(this.host.upstreams(), {}, new Set([u]));
     if (better.length === 0) return;
-    this.logger.warn(`${this.upstream.name} is ${this.upstream.downReason}: moving subscription "${this.query}"`);
+    if (u.healthy) this.logger.warn(`${u.name} sent nothing for "${this.query}" since height ${this.lastHeight} while its head reached ${u.latestHeight}: moving the subscription`);
+    else this.logger.warn(`${u.name} is ${u.downReason}: moving subscription "${this.query}"`);
     const lostAt = this.host.deliveredHeight();
     this.drop();
-    void this.failover(lostAt);
+    void this.failover(lostAt, u);
   }
 
   close(): void {
@@ -131,6 +145,7 @@ export class UpstreamSubscription {
           }
           this.socket = socket;
           this.upstream = u;
+          this.lastHeight = u.latestHeight;
           if (lostAt !== undefined) {
             this.switches++;
             this.host.onResubscribed(u, lostAt);
@@ -145,6 +160,8 @@ export class UpstreamSubscription {
         const result = msg.result;
         if (!result?.data || !result.events) return;
         const type = result.events['tm.event']?.[0] ?? String(result.data.type ?? '').replace('tendermint/event/', '');
+        const height = eventHeight(type, result.data);
+        if (height !== undefined && height > this.lastHeight) this.lastHeight = height;
         this.host.onEvent({ type, data: result.data, events: result.events }, u);
       });
       socket.on('error', (err) => {

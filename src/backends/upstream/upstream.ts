@@ -5,6 +5,12 @@ import { NodeClient } from './node-client';
 import { redactUrl } from './redact-url';
 import type { UpstreamEndpoint, UpstreamSettings } from '../../config/upstream-config';
 
+/**
+ * A subscription socket whose node's head (from health checks, or its other sockets) has moved this many
+ * blocks past the last height it delivered is stalled: open, yet sending nothing more.
+ */
+export const STALL_BLOCKS = 3n;
+
 export type DownReason = '' | 'unreachable' | 'lagging' | 'catching-up' | 'wrong-chain' | 'bad-height' | 'not-checked';
 
 export interface UpstreamCounters {

@@ -144,7 +144,7 @@ export class WsMultiplexer implements SubscriptionHost {
   private async acquire(query: string): Promise<void> {
     let feed = this.feeds.get(query);
     if (!feed) {
-      const subscription = new UpstreamSubscription(query, this, this.pool.settings.health_check_interval);
+      const subscription = new UpstreamSubscription(query, this, this.pool.settings.health_check_interval, PER_BLOCK_QUERIES.has(query));
       const ready = subscription.open();
       feed = { subscription, refs: 0, ready };
       this.feeds.set(query, feed);

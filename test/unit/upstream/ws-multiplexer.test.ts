@@ -1,5 +1,5 @@
 import { WebSocketServer } from 'ws';
-import { Upstream } from '../../../src/backends/upstream/upstream';
+import { STALL_BLOCKS, Upstream } from '../../../src/backends/upstream/upstream';
 import { UPSTREAM_DEFAULTS } from '../../../src/config/upstream-config';
 import type { UpstreamPool } from '../../../src/backends/upstream/upstream-pool';
 import { WsMultiplexer } from '../../../src/backends/upstream/ws-multiplexer';
@@ -30,22 +30,32 @@ async function fakeNode(): Promise<{ url: string; refuseHead: boolean; close(): 
   return node;
 }
 
+/** A healthy upstream named `name` on `url`. */
+function healthy(name: string, url: string): Upstream {
+  const upstream = new Upstream({ name, url, weight: 1 }, UPSTREAM_DEFAULTS);
+  upstream.healthy = true;
+  return upstream;
+}
+
+/** A multiplexer over a pool of `upstreams` (only what the multiplexer reads of a pool). */
+function multiplexer(upstreams: Upstream[]): WsMultiplexer {
+  const pool = {
+    upstreams,
+    settings: UPSTREAM_DEFAULTS,
+    unavailable: () => new Error('no upstream'),
+    checkHealth: async () => undefined,
+    observeHeight: () => undefined,
+  } as unknown as UpstreamPool;
+  return new WsMultiplexer(pool, new EventBus());
+}
+
 describe('WsMultiplexer', () => {
   let node: Awaited<ReturnType<typeof fakeNode>>;
   let mux: WsMultiplexer;
 
   beforeEach(async () => {
     node = await fakeNode();
-    const upstream = new Upstream({ name: 'a', url: node.url, weight: 1 }, UPSTREAM_DEFAULTS);
-    upstream.healthy = true;
-    const pool = {
-      upstreams: [upstream],
-      settings: UPSTREAM_DEFAULTS,
-      unavailable: () => new Error('no upstream'),
-      checkHealth: async () => undefined,
-      observeHeight: () => undefined,
-    } as unknown as UpstreamPool;
-    mux = new WsMultiplexer(pool, new EventBus());
+    mux = multiplexer([healthy('a', node.url)]);
   });
 
   afterEach(async () => {
@@ -80,5 +90,30 @@ describe('WsMultiplexer', () => {
     expect(queries()).toEqual([HEAD, "tm.event = 'ValidatorSetUpdates'"]);
     second();
     expect(queries()).toEqual([]);
+  });
+});
+
+describe('a stalled upstream socket', () => {
+  it('moves a per-block subscription whose node got STALL_BLOCKS ahead of its last event to another upstream', async () => {
+    const nodes = [await fakeNode(), await fakeNode()];
+    const upstreams = nodes.map((n, i) => healthy(`u${i}`, n.url));
+    const mux = multiplexer(upstreams);
+    try {
+      const release = await mux.feed("tm.event = 'NewBlock'");
+      const [sub] = mux.subscriptions();
+      const first = sub.current!;
+      // Two blocks past what it sent (nothing): not yet stalled.
+      first.latestHeight += STALL_BLOCKS - 1n;
+      sub.checkPlacement();
+      expect(sub.current).toBe(first);
+      first.latestHeight += 1n;
+      sub.checkPlacement();
+      while (sub.current === undefined) await new Promise((r) => setTimeout(r, 10));
+      expect([sub.current.name, sub.switches]).toEqual([upstreams.find((u) => u !== first)!.name, 1]);
+      release();
+    } finally {
+      mux.stop();
+      await Promise.all(nodes.map((n) => n.close()));
+    }
   });
 });
