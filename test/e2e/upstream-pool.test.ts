@@ -188,6 +188,27 @@ describe('start-up with bad upstreams', () => {
   });
 });
 
+describe('batches larger than the node takes', () => {
+  it('sends the calls of a refused batch one by one, and no batch again', async () => {
+    // CometBFT (and the devnet) answer a batch over max_request_batch_size (10) with one error.
+    const gw = await startUpstreamGateway([{ name: 'devnet', url: devnet.url }], { settings: { batch_max_size: 20, batch_max_wait: '20ms' } });
+    try {
+      await waitForHeight(devnet.url, 12);
+      const [u] = gw.backend.pool.upstreams;
+      const heights = Array.from({ length: 12 }, (_, i) => i + 1);
+      const blocks = await Promise.all(heights.map((h) => call(gw.url, 'block', { height: String(h) })));
+      expect(blocks.map((b) => Number(b.block.header.height))).toEqual(heights);
+      const keys = heights.map((h) => Buffer.from(`no-such-key-${h}`).toString('hex'));
+      const answers = await Promise.all(keys.map((data) => call(gw.url, 'abci_query', { path: '/key', data })));
+      expect(answers.map((a) => a.response.code)).toEqual(keys.map(() => 0));
+      expect(u.client.batches.sent).toBe(1);
+      expect(u.counters.failures).toBe(0);
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
 /** An HTTP proxy in front of a node RPC that records the height of every call it passes on. */
 class HeightRecorder {
   readonly heights: number[] = [];
