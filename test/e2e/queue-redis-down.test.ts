@@ -4,62 +4,24 @@
  * and the rest of the gateway keep working, and once Redis is back broadcasts go through again without
  * a restart. A gateway started while Redis is down serves reads and refuses broadcasts the same way.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Wallet } from 'ethers';
 import { evmRpcFlags } from '../support/backends';
 import { call, startTestGateway, type TestGateway } from '../support/gateway';
+import { RedisServer } from '../support/redis-server';
 import { DEV_KEY, evmCall, kvTx, latestHeight, nodeCall, until, waitForInclusion } from './queue-support';
 
 jest.setTimeout(60_000);
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** redis-server on `port`, nothing persisted; resolves once it takes connections. */
-async function redisServer(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  await until(
-    () =>
-      new Promise<boolean>((resolve) => {
-        const socket = require('node:net').connect(port, '127.0.0.1');
-        socket.once('connect', () => (socket.destroy(), resolve(true)));
-        socket.once('error', () => resolve(false));
-      }),
-    10_000,
-    'redis-server',
-  );
-  return child;
-}
-
-async function stopRedis(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
-
 describe('Redis of the queue unreachable', () => {
-  let port: number;
-  let redis: ChildProcess | undefined;
+  let redis: RedisServer;
   let gw: TestGateway;
-  const url = () => `redis://127.0.0.1:${port}`;
-  const unreachable = () => `broadcast queue unavailable: Redis at redis://127.0.0.1:${port} is unreachable; the transaction was not accepted, send it again later`;
+  const unreachable = () => `broadcast queue unavailable: Redis at redis://127.0.0.1:${redis.port} is unreachable; the transaction was not accepted, send it again later`;
 
   beforeAll(async () => {
-    port = await freePort();
-    redis = await redisServer(port);
+    redis = await RedisServer.start();
     gw = await startTestGateway({
       ...evmRpcFlags('eth,net,web3'),
-      'queue.redis_url': url(),
+      'queue.redis_url': redis.url,
       'queue.check_timeout': '3s',
       'devnet.block_time': '200ms',
     });
@@ -67,17 +29,17 @@ describe('Redis of the queue unreachable', () => {
 
   afterAll(async () => {
     await gw?.close();
-    await stopRedis(redis);
+    await redis?.stop();
   });
 
   it('answers a clear error while Redis is down, keeps serving reads, and resumes when it is back', async () => {
-    const before = kvTx(`before-${port}`);
+    const before = kvTx(`before-${redis.port}`);
     const beforeFrom = (await latestHeight(gw.url)) + 1;
     expect((await nodeCall(gw.url, 'broadcast_tx_sync', { tx: before.base64 })).result).toMatchObject({ code: 0, hash: before.hash });
     await waitForInclusion(gw.url, beforeFrom, [before.hash]);
 
-    await stopRedis(redis);
-    const during = kvTx(`during-${port}`);
+    await redis.stop();
+    const during = kvTx(`during-${redis.port}`);
     await until(async () => (await nodeCall(gw.url, 'broadcast_tx_sync', { tx: during.base64 })).error !== undefined, 5_000, 'the refusal');
     for (const method of ['broadcast_tx_async', 'broadcast_tx_sync', 'broadcast_tx_commit']) {
       expect(await nodeCall(gw.url, method, { tx: during.base64 })).toMatchObject({ error: { code: -32603, message: 'Internal error', data: unreachable() } });
@@ -98,13 +60,13 @@ describe('Redis of the queue unreachable', () => {
     // Reads are untouched.
     const height = await latestHeight(gw.url);
     expect(Number(await evmCall(gw.evmHttpUrl!, 'eth_blockNumber', []))).toBeGreaterThanOrEqual(height);
-    expect(await call(gw.url, 'abci_query', { data: Buffer.from(`before-${port}`).toString('hex') })).toMatchObject({ response: { value: Buffer.from('v').toString('base64') } });
+    expect(await call(gw.url, 'abci_query', { data: Buffer.from(`before-${redis.port}`).toString('hex') })).toMatchObject({ response: { value: Buffer.from('v').toString('base64') } });
 
     // Nothing refused was kept: it is not in a block.
     await new Promise((r) => setTimeout(r, 600));
     expect(await nodeCall(gw.url, 'tx', { hash: Buffer.from(during.hash, 'hex').toString('base64') })).toMatchObject({ error: { data: `tx (${during.hash}) not found` } });
 
-    redis = await redisServer(port);
+    await redis.restart();
     const from = (await latestHeight(gw.url)) + 1;
     await until(async () => (await nodeCall(gw.url, 'broadcast_tx_sync', { tx: during.base64 })).result?.code === 0, 10_000, 'broadcasts again');
     expect(await evmCall(gw.evmHttpUrl!, 'eth_sendRawTransaction', [raw])).toMatch(/^0x[0-9a-f]{64}$/);
@@ -112,13 +74,13 @@ describe('Redis of the queue unreachable', () => {
   });
 
   it('starts while Redis is down: reads served, broadcasts refused, then taken once Redis is up', async () => {
-    await stopRedis(redis);
-    const late = await startTestGateway({ 'queue.redis_url': url(), 'devnet.block_time': '200ms' });
+    await redis.stop();
+    const late = await startTestGateway({ 'queue.redis_url': redis.url, 'devnet.block_time': '200ms' });
     try {
       expect((await call(late.url, 'status')).node_info.network).toBe('rpcgw-devnet-1');
-      const tx = kvTx(`late-${port}`);
+      const tx = kvTx(`late-${redis.port}`);
       expect((await nodeCall(late.url, 'broadcast_tx_async', { tx: tx.base64 })).error).toEqual({ code: -32603, message: 'Internal error', data: unreachable() });
-      redis = await redisServer(port);
+      await redis.restart();
       await until(async () => (await nodeCall(late.url, 'broadcast_tx_async', { tx: tx.base64 })).result?.hash === tx.hash, 10_000, 'the queue');
     } finally {
       await late.close();

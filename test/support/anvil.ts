@@ -79,7 +79,8 @@ export class Anvil {
   }
 }
 
-function freePort(): Promise<number> {
+/** A TCP port nothing listens on now (for a server that must be told its port). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
