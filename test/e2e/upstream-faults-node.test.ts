@@ -10,6 +10,7 @@
 import WebSocket from 'ws';
 import { call, startTestGateway, waitForHeight, type TestGateway } from '../support/gateway';
 import {
+  CLEAN,
   clientError,
   expectCorrectReads,
   expectRoutedAround,
@@ -92,7 +93,7 @@ describe('a WebSocket that stops sending', () => {
     const { ws, heights } = client;
     try {
       bench.proxy.set({ kind: 'ws-stall' });
-      await until(() => feed()?.current?.name === 'clean', 'NewBlock resubscribed on the clean upstream');
+      await until(() => feed()?.current?.name === CLEAN, 'NewBlock resubscribed on the clean upstream');
       bench.proxy.set({ kind: 'none' });
       const to = (await head(devnet.url)) + 3;
       await until(() => heights.at(-1)! >= to, `NewBlock at ${to}`);

@@ -19,7 +19,7 @@ export type Surface = 'node' | 'evm';
  * `[upstream]` for the fault suites: a health round every 100 ms (a probe waits at most 1 s), a request
  * 1 s at most, one retry, a hedge after 200 ms at most, an open breaker half-open after 500 ms.
  */
-export const FAULT_SETTINGS = {
+const FAULT_SETTINGS = {
   health_check_interval: '100ms',
   request_timeout: '1s',
   unhealthy_threshold: 2,
@@ -68,7 +68,7 @@ export async function startFaultBench(surface: Surface, target: string, clean: s
 }
 
 /** The URL of the interface under test on `gw`. */
-export function rpcUrl(bench: FaultBench, gw: UpstreamGateway): string {
+function rpcUrl(bench: FaultBench, gw: UpstreamGateway): string {
   return bench.surface === 'evm' ? gw.evmHttpUrl! : gw.url;
 }
 

@@ -34,8 +34,8 @@ export type Fault =
   | { readonly kind: 'lie-height'; readonly by: number }
   | { readonly kind: 'lie-chain'; readonly chain: string };
 
-export const GARBAGE = '\u0000\u00ff<<not json>> 7 %%';
-export const HTML_PAGE = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+const GARBAGE = '\u0000\u00ff<<not json>> 7 %%';
+const HTML_PAGE = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
 interface Bridge {
   stalled: boolean;
