@@ -648,7 +648,8 @@ async function main() {
     table(
       [...stats].map(([kind, s]) => ({
         kind,
-        rate: MIX[kind] ? `${MIX[kind]}/s` : '',
+        'set /s': MIX[kind] ?? '',
+        'sent /s': (s.sent / seconds).toFixed(2),
         sent: s.sent,
         ok: s.ok,
         errors: s.errors,
