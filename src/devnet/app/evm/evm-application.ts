@@ -84,9 +84,13 @@ export class EvmApplication implements Application {
     return openWorldState(this.nodes.scratchDb(), root, this.common);
   }
 
-  /** A VM over a throwaway state, for calls, estimates and traces; the watchdog can stop its executions. */
+  /**
+   * A VM over a throwaway state, for calls, estimates and traces; the watchdog can stop its executions.
+   * Its own copy of the Common: every EVM adds a `hardforkChanged` listener to its Common's events and
+   * never removes it, so a VM on the shared one would stay reachable from it for good.
+   */
   vmOver(state: MerkleStateManager, watchdog: ExecutionWatchdog): Promise<VM> {
-    return createDevnetVm(this.common, state, this.blockHashes, watchdog);
+    return createDevnetVm(this.common.copy(), state, this.blockHashes, watchdog);
   }
 
   /** The nonce the sender's next tx must have, counting the txs CheckTx admitted to the mempool. */
