@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runJazzer, TARGETS, type Target } from './run-jazzer';
+import { packageStanza, releaseSha256, runJazzer, TARGETS, type Target } from './run-jazzer';
 
 /** Per target; with jazzer's start-up (3-5 s) the folder takes under a minute. */
 const SECONDS = 5;
@@ -28,4 +28,38 @@ describe.each(Object.keys(TARGETS) as Target[])('jazzer target %s', (target) => 
     expect(result.runs).toBeGreaterThanOrEqual(MIN_RUNS);
     expect(result.final.ft).toBeGreaterThan(result.initial.ft);
   }, 120_000);
+});
+
+describe('the runtime\'s fallback to trixie\'s index', () => {
+  const a = 'a'.repeat(64);
+  const b = 'b'.repeat(64);
+  const release = [
+    'Origin: Debian',
+    'Codename: trixie',
+    'MD5Sum:',
+    ' 203e1451a4c2e0edf3646a5da3cec2d8  9679304 main/binary-amd64/Packages.xz',
+    'SHA256:',
+    ` ${a}  4534476 main/binary-all/Packages.xz`,
+    ` ${b}  9679304 main/binary-amd64/Packages.xz`,
+    ` ${a}      116 main/binary-amd64/Release`,
+    'NotAutomatic: no',
+  ].join('\n');
+
+  it('takes a file\'s SHA-256 from the Release SHA256 field only', () => {
+    expect(releaseSha256(release, 'main/binary-amd64/Packages.xz')).toBe(b);
+    expect(releaseSha256(release, 'main/binary-arm64/Packages.xz')).toBeUndefined();
+    expect(releaseSha256(release.replace('SHA256:', 'SHA512:'), 'main/binary-amd64/Packages.xz')).toBeUndefined();
+  });
+
+  it('finds the stanza of a package and architecture', () => {
+    const packages = [
+      'Package: libc6-dev\nArchitecture: amd64\nVersion: 2.41-13\nFilename: pool/main/g/glibc/libc6-dev_2.41-13_amd64.deb\nSHA256: ' + a,
+      'Package: libc6\nSource: glibc\nVersion: 2.41-13\nArchitecture: i386\nFilename: pool/main/g/glibc/libc6_2.41-13_i386.deb\nSHA256: ' + a,
+      'Package: libc6\nSource: glibc\nVersion: 2.41-13\nArchitecture: amd64\nDescription: GNU C Library: Shared libraries\n Filename: not/this.deb\nFilename: pool/main/g/glibc/libc6_2.41-13_amd64.deb\nSHA256: ' + b,
+      '',
+    ].join('\n\n');
+    expect(packageStanza(packages, 'libc6', 'amd64')).toMatchObject({ Version: '2.41-13', Filename: 'pool/main/g/glibc/libc6_2.41-13_amd64.deb', SHA256: b });
+    expect(packageStanza(packages, 'libc6', 'arm64')).toBeUndefined();
+    expect(packageStanza(packages, 'libc', 'amd64')).toBeUndefined();
+  });
 });

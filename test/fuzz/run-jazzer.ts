@@ -10,11 +10,15 @@
  * Jazzer's native fuzzer (a prebuild in @jazzer.js/fuzzer) needs glibc 2.38 and libstdc++ 3.4.32. Where
  * the system's are older (Debian 12) it runs on Debian 13's libc, libstdc++ and libgcc, downloaded once
  * from the Debian archive into node_modules/.cache/jazzer-runtime, checked against the SHA-256 below,
- * and handed to node through that libc's dynamic loader.
+ * and handed to node through that libc's dynamic loader. A pinned .deb that a Debian point release has
+ * removed from the archive (HTTP 404) is replaced by trixie's current one, found in the archive's index
+ * and checked through it: InRelease verified by gpgv against the system's Debian archive keyring, its
+ * SHA-256 of Packages.xz, that index's SHA-256 of the .deb. A line on stderr names the version to pin.
+ * JAZZER_RUNTIME_FROM_INDEX=1 takes every package from the index (to try that path: delete the runtime).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -31,14 +35,16 @@ export const TARGETS = {
 } as const;
 export type Target = keyof typeof TARGETS;
 
-const ARCHIVE = 'http://deb.debian.org/debian/pool/main/';
+const DEBIAN = 'http://deb.debian.org/debian/';
 /** Debian 13 (trixie) amd64 packages that carry the runtime the prebuild needs. */
 const RUNTIME_DEBS = [
-  { path: 'g/glibc/libc6_2.41-12_amd64.deb', sha256: '6cff801097cd0eb2126b60e533f37afdc78456efacdf2bfae62877f00c795d0b' },
-  { path: 'g/gcc-14/libstdc++6_14.2.0-19_amd64.deb', sha256: 'ab1fa05837aa7a92aae748fd07a18a35f7d18bb4a71c4724fe2bbf0e32089de0' },
-  { path: 'g/gcc-14/libgcc-s1_14.2.0-19_amd64.deb', sha256: '3c71917b490d1a17aed43196a2787a256ecf060526cdb20216a74bedc061b150' },
+  { name: 'libc6', path: 'pool/main/g/glibc/libc6_2.41-12_amd64.deb', sha256: '6cff801097cd0eb2126b60e533f37afdc78456efacdf2bfae62877f00c795d0b' },
+  { name: 'libstdc++6', path: 'pool/main/g/gcc-14/libstdc++6_14.2.0-19_amd64.deb', sha256: 'ab1fa05837aa7a92aae748fd07a18a35f7d18bb4a71c4724fe2bbf0e32089de0' },
+  { name: 'libgcc-s1', path: 'pool/main/g/gcc-14/libgcc-s1_14.2.0-19_amd64.deb', sha256: '3c71917b490d1a17aed43196a2787a256ecf060526cdb20216a74bedc061b150' },
 ];
 const RUNTIME = join(CACHE, 'jazzer-runtime');
+const KEYRING = '/usr/share/keyrings/debian-archive-keyring.gpg';
+const PACKAGES_XZ = 'main/binary-amd64/Packages.xz';
 
 /** The system's node when it loads the fuzzer's prebuild, else node under the downloaded runtime. */
 async function nodeCommand(): Promise<string[]> {
@@ -55,16 +61,25 @@ async function installRuntime(): Promise<void> {
   mkdirSync(CACHE, { recursive: true });
   const work = mkdtempSync(join(CACHE, 'jazzer-runtime-'));
   try {
+    let index: Promise<string> | undefined;
+    const replaced: string[] = [];
     for (const deb of RUNTIME_DEBS) {
-      const res = await fetch(ARCHIVE + deb.path);
-      if (!res.ok) throw new Error(`${ARCHIVE + deb.path}: HTTP ${res.status}`);
-      const bytes = Buffer.from(await res.arrayBuffer());
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      if (sha256 !== deb.sha256) throw new Error(`${deb.path}: SHA-256 ${sha256}, expected ${deb.sha256}`);
+      let bytes = process.env.JAZZER_RUNTIME_FROM_INDEX === '1' ? undefined : await download(deb.path, deb.sha256);
+      if (!bytes) {
+        const current = packageStanza(await (index ??= trixiePackages(work)), deb.name, 'amd64');
+        if (!current?.Filename || !/^[0-9a-f]{64}$/.test(current.SHA256 ?? '')) throw new Error(`${deb.name}: not in trixie's ${PACKAGES_XZ}`);
+        bytes = await download(current.Filename, current.SHA256);
+        if (!bytes) throw new Error(`${DEBIAN + current.Filename}: HTTP 404`);
+        replaced.push(`${deb.path.split('/').pop()} -> ${current.Version} { name: '${deb.name}', path: '${current.Filename}', sha256: '${current.SHA256}' }`);
+      }
       const file = join(work, 'package.deb');
       writeFileSync(file, bytes);
       const x = spawnSync('dpkg-deb', ['-x', file, join(work, 'root')], { encoding: 'utf8' });
       if (x.status !== 0) throw new Error(`dpkg-deb -x ${deb.path}: ${x.stderr || x.error}`);
+    }
+    if (replaced.length) {
+      const why = process.env.JAZZER_RUNTIME_FROM_INDEX === '1' ? 'JAZZER_RUNTIME_FROM_INDEX=1' : 'pinned .deb gone from the archive (HTTP 404)';
+      process.stderr.write(`jazzer runtime: ${why}, used trixie's current from its signed index; to pin in RUNTIME_DEBS (test/fuzz/run-jazzer.ts): ${replaced.join(', ')}\n`);
     }
     try {
       renameSync(join(work, 'root'), RUNTIME);
@@ -74,6 +89,61 @@ async function installRuntime(): Promise<void> {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** The archive's file at `path`, checked against `sha256` when given; undefined when it answers 404. */
+async function download(path: string, sha256?: string): Promise<Buffer | undefined> {
+  const res = await fetch(DEBIAN + path);
+  if (res.status === 404) return undefined;
+  if (!res.ok) throw new Error(`${DEBIAN + path}: HTTP ${res.status}`);
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const actual = createHash('sha256').update(bytes).digest('hex');
+  if (sha256 !== undefined && actual !== sha256) throw new Error(`${DEBIAN + path}: SHA-256 ${actual}, expected ${sha256}`);
+  return bytes;
+}
+
+/**
+ * Trixie's amd64 Packages index, decompressed: InRelease must carry a good signature by a key of the Debian
+ * archive keyring (others may be by keys this system's keyring lacks, as apt allows) and none bad, and the
+ * index must have the SHA-256 that the signed text gives it.
+ */
+async function trixiePackages(work: string): Promise<string> {
+  const signed = await download('dists/trixie/InRelease');
+  if (!signed) throw new Error(`${DEBIAN}dists/trixie/InRelease: HTTP 404`);
+  writeFileSync(join(work, 'InRelease'), signed);
+  const gpgv = spawnSync('gpgv', ['--status-fd', '1', '--keyring', KEYRING, '--output', join(work, 'Release'), join(work, 'InRelease')], { encoding: 'utf8' });
+  if (!/^\[GNUPG:\] GOODSIG /m.test(gpgv.stdout ?? '') || /^\[GNUPG:\] (BADSIG|REVKEYSIG) /m.test(gpgv.stdout ?? '')) {
+    throw new Error(`${DEBIAN}dists/trixie/InRelease: no good signature by ${KEYRING}:\n${gpgv.stderr || gpgv.error}`);
+  }
+  const release = readFileSync(join(work, 'Release'), 'utf8');
+  const sha256 = /^Codename: trixie$/m.test(release) ? releaseSha256(release, PACKAGES_XZ) : undefined;
+  if (!sha256) throw new Error(`${DEBIAN}dists/trixie/InRelease: no trixie SHA256 for ${PACKAGES_XZ}`);
+  const xz = await download(`dists/trixie/${PACKAGES_XZ}`, sha256);
+  if (!xz) throw new Error(`${DEBIAN}dists/trixie/${PACKAGES_XZ}: HTTP 404`);
+  const packages = spawnSync('xz', ['-dc'], { input: xz, encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (packages.status !== 0) throw new Error(`xz -dc ${PACKAGES_XZ}: ${packages.stderr || packages.error}`);
+  return packages.stdout;
+}
+
+/** The SHA-256 that a Release file's SHA256 field gives `file` (e.g. main/binary-amd64/Packages.xz). */
+export function releaseSha256(release: string, file: string): string | undefined {
+  const field = /^SHA256:[^\n]*\n((?:[ \t][^\n]*(?:\n|$))*)/m.exec(release)?.[1] ?? '';
+  for (const line of field.split('\n')) {
+    const [sha256, , name] = line.trim().split(/\s+/);
+    if (name === file && /^[0-9a-f]{64}$/.test(sha256)) return sha256;
+  }
+  return undefined;
+}
+
+/** The fields (first lines only) of the stanza of package `name` for `arch` in a Packages index. */
+export function packageStanza(packages: string, name: string, arch: string): Record<string, string> | undefined {
+  for (const stanza of packages.split(/\n[ \t]*\n/)) {
+    if (!stanza.includes(`Package: ${name}\n`)) continue;
+    const fields: Record<string, string> = {};
+    for (const m of stanza.matchAll(/^([^\s:]+):[ \t]*(.*)$/gm)) fields[m[1]] ??= m[2].trimEnd();
+    if (fields.Package === name && fields.Architecture === arch) return fields;
+  }
+  return undefined;
 }
 
 export interface RunOptions {
