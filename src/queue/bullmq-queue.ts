@@ -29,8 +29,6 @@ interface JobData extends BroadcastJob {
 }
 
 const BACKOFF_TYPE = 'rpcgw';
-/** Reconnect quickly: a broadcast refused while Redis is away is refused for as short a time as can be. */
-const reconnect = (attempt: number): number => Math.min(attempt * 100, 1_000);
 /** Finished jobs stay this long (s) so that a late waiter reads the outcome; failed ones stay for the operator. */
 const KEEP_COMPLETED = { age: 600, count: 10_000 };
 const KEEP_FAILED = { age: 7 * 24 * 3600, count: 5_000 };
@@ -63,7 +61,7 @@ export class BullQueue implements BroadcastQueue {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       autoResendUnfulfilledCommands: false,
-      retryStrategy: reconnect,
+      retryStrategy: (attempt) => this.reconnect(attempt),
     });
     this.producer.on('error', (err: Error) => this.outage(err));
     this.producer.on('ready', () => this.recovered());
@@ -295,7 +293,15 @@ export class BullQueue implements BroadcastQueue {
 
   /** Options of the connections that block (workers, event readers): they wait for Redis rather than fail. */
   private connectionOptions(): ConnectionOptions {
-    return { url: this.settings.redis_url, maxRetriesPerRequest: null, retryStrategy: reconnect };
+    return { url: this.settings.redis_url, maxRetriesPerRequest: null, retryStrategy: (attempt: number) => this.reconnect(attempt) };
+  }
+
+  /**
+   * ioredis's retry strategy of every connection: reconnect quickly (a broadcast refused while Redis is
+   * away is refused for as short a time as can be), and not at all once the queue is closed.
+   */
+  private reconnect(attempt: number): number | null {
+    return this.closed ? null : Math.min(attempt * 100, 1_000);
   }
 
   private outage(err: Error): void {

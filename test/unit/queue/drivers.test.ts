@@ -3,6 +3,7 @@
  * Redis at 127.0.0.1:6379 (a fresh key prefix per test, removed after it). Deliveries go to a scripted
  * backend: it takes txs, refuses them, or is unavailable for a number of attempts.
  */
+import { ConsoleLogger, Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { CONFIG_TABLES } from '../../../src/config/config-tables';
@@ -224,5 +225,14 @@ describe('the redis driver without Redis', () => {
     const started = Date.now();
     await queue.close();
     expect(Date.now() - started).toBeLessThan(3_000);
+    // Closed, none of its connections tries to reach Redis again (each failed try is logged at debug).
+    const tries: string[] = [];
+    Logger.overrideLogger({ log() {}, error() {}, warn() {}, debug: (message: string) => tries.push(message), verbose() {} });
+    try {
+      await new Promise((r) => setTimeout(r, 2_500));
+    } finally {
+      Logger.overrideLogger(new ConsoleLogger());
+    }
+    expect(tries).toEqual([]);
   });
 });
