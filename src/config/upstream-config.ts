@@ -3,6 +3,7 @@
  * `$HOME/config/gateway.toml`, validated with class-validator. A bad value throws one ConfigError line
  * naming the file, the key, the value and what was expected.
  */
+import { applyDecorators } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { IsInt, IsNumber, IsString, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { ConfigError } from './config-error';
@@ -104,30 +105,36 @@ const msg = (what: string) => ({ message: `expected ${what}` });
 const HTTP_URL = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
 const WS_URL = /^(wss?:\/\/[^\s/]+(\/[^\s]*)?)?$/;
 
+/** An integer from `min` (to `max`), with one message for every check. */
+function Int(min: number, what: string, max?: number): PropertyDecorator {
+  const expected = msg(what);
+  return applyDecorators(IsInt(expected), Min(min, expected), ...(max === undefined ? [] : [Max(max, expected)]));
+}
+
 class SettingsSchema implements UpstreamSettings {
-  @IsInt(msg('a duration > 0, such as "1s"')) @Min(1, msg('a duration > 0, such as "1s"')) health_check_interval!: number;
-  @IsInt(msg('an integer >= 0')) @Min(0, msg('an integer >= 0')) max_height_lag!: number;
-  @IsInt(msg('an integer >= 1')) @Min(1, msg('an integer >= 1')) unhealthy_threshold!: number;
-  @IsInt(msg('a duration > 0, such as "10s"')) @Min(1, msg('a duration > 0, such as "10s"')) request_timeout!: number;
-  @IsInt(msg('an integer from 0 to 10')) @Min(0, msg('an integer from 0 to 10')) @Max(10, msg('an integer from 0 to 10')) retries!: number;
-  @IsInt(msg('a duration >= 0')) @Min(0, msg('a duration >= 0')) retry_backoff!: number;
+  @Int(1, 'a duration > 0, such as "1s"') health_check_interval!: number;
+  @Int(0, 'an integer >= 0') max_height_lag!: number;
+  @Int(1, 'an integer >= 1') unhealthy_threshold!: number;
+  @Int(1, 'a duration > 0, such as "10s"') request_timeout!: number;
+  @Int(0, 'an integer from 0 to 10', 10) retries!: number;
+  @Int(0, 'a duration >= 0') retry_backoff!: number;
   @IsNumber({}, msg('a number from 0 to 1')) @Min(0, msg('a number from 0 to 1')) @Max(1, msg('a number from 0 to 1')) hedge_quantile!: number;
-  @IsInt(msg('a duration >= 0')) @Min(0, msg('a duration >= 0')) hedge_min_delay!: number;
-  @IsInt(msg('a duration >= 0')) @Min(0, msg('a duration >= 0')) hedge_max_delay!: number;
-  @IsInt(msg('an integer >= 1')) @Min(1, msg('an integer >= 1')) breaker_failures!: number;
-  @IsInt(msg('an integer >= 1')) @Min(1, msg('an integer >= 1')) breaker_window!: number;
-  @IsInt(msg('a duration > 0')) @Min(1, msg('a duration > 0')) breaker_open_time!: number;
-  @IsInt(msg('a duration >= 0')) @Min(0, msg('a duration >= 0')) latest_ttl!: number;
-  @IsInt(msg('an integer >= 0')) @Min(0, msg('an integer >= 0')) finality_depth!: number;
-  @IsInt(msg('an integer >= 1')) @Min(1, msg('an integer >= 1')) logs_chunk_blocks!: number;
-  @IsInt(msg('an integer from 1 to 1000')) @Min(1, msg('an integer from 1 to 1000')) @Max(1000, msg('an integer from 1 to 1000')) batch_max_size!: number;
-  @IsInt(msg('a duration >= 0')) @Min(0, msg('a duration >= 0')) batch_max_wait!: number;
+  @Int(0, 'a duration >= 0') hedge_min_delay!: number;
+  @Int(0, 'a duration >= 0') hedge_max_delay!: number;
+  @Int(1, 'an integer >= 1') breaker_failures!: number;
+  @Int(1, 'an integer >= 1') breaker_window!: number;
+  @Int(1, 'a duration > 0') breaker_open_time!: number;
+  @Int(0, 'a duration >= 0') latest_ttl!: number;
+  @Int(0, 'an integer >= 0') finality_depth!: number;
+  @Int(1, 'an integer >= 1') logs_chunk_blocks!: number;
+  @Int(1, 'an integer from 1 to 1000', 1000) batch_max_size!: number;
+  @Int(0, 'a duration >= 0') batch_max_wait!: number;
 }
 
 class NodeSchema implements UpstreamNodeConfig {
   @IsString(msg('a non-empty string')) @MinLength(1, msg('a non-empty string')) name!: string;
   @IsString(msg('an http:// or https:// URL')) @Matches(HTTP_URL, msg('an http:// or https:// URL')) url!: string;
-  @IsInt(msg('an integer from 1 to 1000')) @Min(1, msg('an integer from 1 to 1000')) @Max(1000, msg('an integer from 1 to 1000')) weight!: number;
+  @Int(1, 'an integer from 1 to 1000', 1000) weight!: number;
 }
 
 class EvmSchema extends NodeSchema implements UpstreamEvmConfig {
