@@ -11,21 +11,25 @@
  * signed EVM transfers and contract calls (eth_sendRawTransaction) and kvstore txs (broadcast_tx_sync).
  * It is about leaks, not throughput: the rates are low and fixed.
  *
- * The gateway's /metrics is read every second; every --sample-seconds one line is printed. RSS and
- * heap used are those of the first scrape after the gateway's latest major GC (no forced GC is
- * available from outside; V8 lets the heap grow to a multiple of its live size between major GCs, so a
- * reading anywhere else, even the minimum of a window without a major GC in it, is mostly garbage; at
- * most a second of allocation follows the GC). Then the major GCs, the event-loop lag p99 (the worst of
+ * The gateway's /metrics (and its /proc/<pid>/status) is read every second; every --sample-seconds one
+ * line is printed. RSS and heap used are those of the first reading after the gateway's latest major
+ * GC (no forced GC is available from outside; V8 lets the heap grow to a multiple of its live size
+ * between major GCs, so a reading anywhere else, even the minimum of a window without a major GC in
+ * it, is mostly garbage; at most a second of allocation follows the GC). RSS is split into anonymous
+ * memory (what the process allocated: V8's heap, native allocations) and file-backed pages (mapped
+ * files: the node binary, and the table files the embedded devnet's LevelDB maps as its chain grows;
+ * clean page cache the kernel can take back). Then the major GCs, the event-loop lag p99 (the worst of
  * the window's one-second p99s, less the 10 ms timer prom-client samples it with, so that an idle loop
  * reads 0) and the active handles (mean of the window), and at the sample the open WebSockets,
- * subscriptions, filters and the requests answered so far. At the end: for RSS and heap (over the
- * post-GC readings) and handles (over the samples) the first-third and last-third averages and the
+ * subscriptions, filters and the requests answered so far. At the end: for each memory series (over
+ * the post-GC readings) and handles (over the samples) the first-third and last-third averages and the
  * least-squares slope per hour over the second half (the first half includes the warm-up), a verdict
- * (growth when a slope passes GROWTH_PER_HOUR), every kind of load with its sent/ok/error counts, and
- * whether every accepted tx landed in a block.
+ * (growth when the slope of anonymous RSS, heap or handles passes GROWTH_PER_HOUR), every kind of load
+ * with its sent/ok/error counts, and whether every accepted tx landed in a block.
  * Exits 1 on an unexpected error or a growth trend. Ctrl-C ends the load early and still summarises.
  */
 const { randomUUID } = require('node:crypto');
+const { readFileSync } = require('node:fs');
 const WebSocket = require('ws');
 const { Redis } = require('ioredis');
 const { HDNodeWallet, Interface, getCreateAddress } = require('ethers');
@@ -75,7 +79,9 @@ const PING_EVERY_MS = 2000; // dev account 0 calls Ping.ping() (a log for the lo
 const KV_EVERY_MS = 200; // broadcast_tx_sync of key=value
 
 /** A series grows when its second-half slope is above this, per hour. */
-const GROWTH_PER_HOUR = { rss: 10, heap: 10, handles: 20 }; // MiB/h, MiB/h, handles/h
+const GROWTH_PER_HOUR = { anon: 10, heap: 10, handles: 20 }; // MiB/h, MiB/h, handles/h
+/** Shorter runs are mostly warm-up (JIT, V8 sizing its heap, filters not yet expiring): no verdict. */
+const TREND_MINUTES = 10;
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const TIMEOUT_MS = 10_000;
@@ -221,6 +227,13 @@ function openSocket(url, onEvent) {
 
 // ---- the gateway's metrics ----
 
+/** RSS (anonymous, file-backed) of a process, in bytes, from /proc. */
+function residentOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)[1]) * 1024;
+  return { anon: kib('RssAnon'), file: kib('RssFile') };
+}
+
 async function scrape(metricsUrl) {
   const text = await (await fetch(`${metricsUrl}/metrics`, { signal: AbortSignal.timeout(TIMEOUT_MS) })).text();
   const series = [];
@@ -253,16 +266,16 @@ async function scrape(metricsUrl) {
  * every SAMPLE_SECONDS; the RSS and heap at the first scrape after each of the gateway's major GCs (see
  * the header comment).
  */
-function sampler(metricsUrl, startedAt, baseline) {
+function sampler(metricsUrl, pid, startedAt, baseline) {
   const samples = [];
   const afterGc = [];
   let window = [];
   let previous = baseline;
   let gcsBefore = baseline.majorGcs;
   const tick = async () => {
-    const scraped = await scrape(metricsUrl);
+    const scraped = { ...(await scrape(metricsUrl)), ...residentOf(pid) };
     const min = (performance.now() - startedAt) / 60_000;
-    if (scraped.majorGcs > previous.majorGcs) afterGc.push({ min, rss: scraped.rss, heap: scraped.heap });
+    if (scraped.majorGcs > previous.majorGcs) afterGc.push({ min, ...scraped });
     previous = scraped;
     window.push(scraped);
     if (min * 60 < (samples.length + 1) * SAMPLE_SECONDS) return;
@@ -285,6 +298,7 @@ function sampler(metricsUrl, startedAt, baseline) {
 const COLUMNS = [
   ['min', 6, (s) => s.min.toFixed(1)],
   ['RSS MiB', 8, (s) => (s.afterGc ? mib(s.afterGc.rss) : '-')],
+  ['anon MiB', 9, (s) => (s.afterGc ? mib(s.afterGc.anon) : '-')],
   ['heap MiB', 9, (s) => (s.afterGc ? mib(s.afterGc.heap) : '-')],
   ['major GCs', 10, (s) => s.majorGcs],
   ['lag p99 ms', 11, (s) => s.lag.toFixed(1)],
@@ -554,15 +568,15 @@ async function main() {
         `each held ${WS_HOLD_S.join('-')} s; ${FILTER_LOOPS} filters polled at a time, one left to expire every ${LEFT_FILTER_EVERY_S} s; ` +
         `${(EVM_SENDERS * 1000) / TRANSFER_EVERY_MS + 1000 / PING_EVERY_MS} EVM txs/s, ${1000 / KV_EVERY_MS} kvstore txs/s`,
     );
-    console.log('RSS and heap: right after the latest major GC; major GCs, lag (worst 1-s p99), handles (mean): over the window; the rest: at the sample\n');
+    console.log('RSS (all, anonymous) and heap: right after the latest major GC; major GCs, lag (worst 1-s p99), handles (mean): over the window; the rest: at the sample\n');
     printRow(COLUMNS.map(([name]) => name));
-    const baseline = await scrape(metricsUrl);
+    const baseline = { ...(await scrape(metricsUrl)), ...residentOf(gw.pid) };
     printRow(COLUMNS.map(([, , cell]) => cell({ ...baseline, min: 0, afterGc: baseline, majorGcs: '' })));
 
     const gwCpuBefore = cpuMicros(gw.pid);
     const benchCpuBefore = process.cpuUsage();
     const startedAt = performance.now();
-    const metrics = sampler(metricsUrl, startedAt, baseline);
+    const metrics = sampler(metricsUrl, gw.pid, startedAt, baseline);
 
     const kinds = reads(ctx);
     const senders = accounts.slice(1);
@@ -624,9 +638,17 @@ async function main() {
     console.log(`\n${samples.length} samples over ${minutes.toFixed(1)} min; CPU: gateway ${(100 * gwCpu).toFixed(0)} % of a core, load generator ${(100 * benchCpu).toFixed(0)} %`);
     const majorGcs = last.majorGcs - baseline.majorGcs;
     console.log(`major GCs of the gateway: ${majorGcs}, mean ${majorGcs ? ((1000 * (last.majorGcSeconds - baseline.majorGcSeconds)) / majorGcs).toFixed(1) : '-'} ms`);
+    const memory = (series, key, limit = NaN) => ({
+      series,
+      unit: 'MiB',
+      ...trend(afterGc.map((p) => ({ min: p.min, value: p[key] / 2 ** 20 })), minutes),
+      limit,
+    });
     const found = [
-      { series: 'RSS', unit: 'MiB', ...trend(afterGc.map((p) => ({ min: p.min, value: p.rss / 2 ** 20 })), minutes), limit: GROWTH_PER_HOUR.rss },
-      { series: 'heap used', unit: 'MiB', ...trend(afterGc.map((p) => ({ min: p.min, value: p.heap / 2 ** 20 })), minutes), limit: GROWTH_PER_HOUR.heap },
+      memory('RSS', 'rss'),
+      memory('RSS, anonymous', 'anon', GROWTH_PER_HOUR.anon),
+      memory('RSS, file-backed', 'file'),
+      memory('heap used', 'heap', GROWTH_PER_HOUR.heap),
       { series: 'active handles', unit: '', ...trend(samples.map((s) => ({ min: s.min, value: s.handles })), minutes), limit: GROWTH_PER_HOUR.handles },
     ];
     const fmt = (v, unit) => (Number.isNaN(v) ? 'n/a' : `${v.toFixed(1)}${unit ? ` ${unit}` : ''}`);
@@ -635,12 +657,13 @@ async function main() {
         series: t.series,
         'first third avg': fmt(t.first, t.unit),
         'last third avg': fmt(t.last, t.unit),
-        'slope over the 2nd half': `${fmt(t.perHour, t.unit)}/h`,
-        'growth above': `${fmt(t.limit, t.unit)}/h`,
+        'slope over the 2nd half': Number.isNaN(t.perHour) ? 'n/a' : `${fmt(t.perHour, t.unit)}/h`,
+        'growth above': Number.isNaN(t.limit) ? '(not judged)' : `${fmt(t.limit, t.unit)}/h`,
       })),
     );
-    const growing = found.filter((t) => t.perHour > t.limit);
-    if (found.some((t) => Number.isNaN(t.perHour))) console.log('verdict: too few samples for a trend');
+    const tooShort = minutes < TREND_MINUTES || found.some((t) => !Number.isNaN(t.limit) && Number.isNaN(t.perHour));
+    const growing = tooShort ? [] : found.filter((t) => t.perHour > t.limit);
+    if (tooShort) console.log(`verdict: too short for a trend (${TREND_MINUTES} min or more)`);
     else if (growing.length === 0) console.log('verdict: no growth trend');
     else console.log(`verdict: growth: ${growing.map((t) => `${t.series} ${fmt(t.perHour, t.unit)}/h`).join(', ')}`);
 
