@@ -96,6 +96,21 @@ describe('EVM upstream pool of two anvils', () => {
     expect(again.result).toEqual(direct);
   });
 
+  it('answers a height past every head with the node’s own error at once: each anvil asked once, none again', async () => {
+    const upstreams = gw.backend.pool.stats().upstreams;
+    const asked = () => gw.backend.pool.stats().upstreams.reduce((n, u) => n + Number(u.requests), 0);
+    const retries = () => gw.backend.pool.stats().upstreams.reduce((n, u) => n + Number(u.retries), 0);
+    expect(upstreams).toHaveLength(2);
+    const ahead = toBeHex((await provider.getBlockNumber()) + 50);
+    const [before, retriesBefore] = [asked(), retries()];
+    const direct = await fetch(a.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [ANVIL_ADDRESS_0, ahead] }) });
+    const viaGateway = await rpc(gw.httpUrl, 'eth_getBalance', [ANVIL_ADDRESS_0, ahead]);
+    expect(viaGateway.error).toEqual(((await direct.json()) as { error: unknown }).error);
+    // One anvil was asked; with the height past every head, neither was asked again.
+    expect(asked() - before).toBe(1);
+    expect(retries()).toBe(retriesBefore);
+  });
+
   it('splits a batch over both upstreams and answers it in order, invalid members included', async () => {
     const addresses = Array.from({ length: 40 }, () => Wallet.createRandom().address);
     const before = gw.backend.pool.upstreams.map((u) => u.counters.requests);

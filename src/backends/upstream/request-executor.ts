@@ -58,10 +58,13 @@ export class RequestExecutor {
   private async read(req: UpstreamRequest): Promise<AnsweredCall> {
     const tried = new Set<Upstream>();
     let lastError: Error | undefined;
+    const untried = () => candidates(this.upstreams(), req.needs, tried);
     for (let attempt = 0; attempt <= this.settings.retries; attempt++) {
+      const scope = attempt > 0 ? this.retryScope(req, lastError) : 'any';
+      if (scope === 'none' || (scope === 'others' && untried().length === 0)) break;
       if (attempt > 0) await sleep(this.backoff(attempt));
-      let list = candidates(this.upstreams(), req.needs, tried);
-      if (list.length === 0 && attempt > 0) list = candidates(this.upstreams(), req.needs);
+      let list = untried();
+      if (list.length === 0 && attempt > 0 && scope === 'any') list = candidates(this.upstreams(), req.needs);
       if (list.length === 0) throw lastError ? this.final(lastError) : this.unavailable(req.needs);
       if (attempt > 0) list[0].counters.retries++;
       try {
@@ -202,6 +205,20 @@ export class RequestExecutor {
   private backoff(attempt: number): number {
     const base = this.settings.retry_backoff * 2 ** (attempt - 1);
     return Math.round(base * (0.5 + Math.random()));
+  }
+
+  /**
+   * Where a read may be tried again. After a failure: anywhere, the same upstream included. After an
+   * answer that the node lacks the data: for a height past every upstream's head, nowhere (no upstream
+   * has it; the node's own answer is the client's, at once, as the node itself would give it); for a
+   * height the pool has reached, anywhere (the node may be a moment behind its own announcement); for
+   * data without a height (state or a block by hash), only on upstreams not yet asked.
+   */
+  private retryScope(req: UpstreamRequest, err: Error | undefined): 'any' | 'others' | 'none' {
+    if (!(err instanceof UpstreamAnswerError)) return 'any';
+    const h = req.needs.height;
+    if (h === undefined) return 'others';
+    return this.upstreams().some((u) => u.healthy && h <= u.latestHeight) ? 'any' : 'none';
   }
 
   private missingHere(err: UpstreamAnswerError): boolean {

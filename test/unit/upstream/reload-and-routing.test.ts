@@ -29,6 +29,8 @@ interface FakeNode {
   chainId: number;
   /** ms before each answer to a non-health call. */
   delay: number;
+  /** Non-health calls are answered go-ethereum's error for a block it does not have. */
+  missing: boolean;
   /** Non-health calls received. */
   reads: number;
   close(): Promise<void>;
@@ -49,6 +51,7 @@ async function fakeNode(chainId: number): Promise<FakeNode> {
       };
       if (HEALTH.has(method) && method !== 'eth_chainId') return answer();
       node.reads += HEALTH.has(method) ? 0 : 1;
+      if (node.missing && !HEALTH.has(method)) return res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message: 'header not found' } }));
       if (node.delay > 0 && !HEALTH.has(method)) setTimeout(answer, node.delay);
       else answer();
     });
@@ -59,6 +62,7 @@ async function fakeNode(chainId: number): Promise<FakeNode> {
     url: `http://127.0.0.1:${port}`,
     chainId,
     delay: 0,
+    missing: false,
     reads: 0,
     close: () =>
       new Promise<void>((r) => {
@@ -271,6 +275,64 @@ describe('routing that learns from hedges', () => {
       p.stop();
       await slow.close();
       await fast.close();
+    }
+  });
+});
+
+describe('retries after an answer that the data is missing', () => {
+  // Both nodes are at height 0x10 (eth_blockNumber) and answer every read "header not found".
+  const read = (height?: bigint): PoolRequest => ({ method: 'eth_getThing', params: [], needs: { height }, idempotent: true, cache: { kind: 'never' } });
+  const missingPool = async (count: number) => {
+    const nodes = await Promise.all(Array.from({ length: count }, () => fakeNode(7)));
+    for (const n of nodes) n.missing = true;
+    const p = new UpstreamPool(
+      nodes.map((n, i) => ({ name: `n${i}`, url: n.url, weight: 1 })),
+      settings({ retries: 2, hedge_quantile: 0 }),
+      { maxBytes: 0 },
+      EVM_PROTOCOL,
+      'EVM',
+    );
+    const scrape = watched(p);
+    await p.start();
+    const retries = async () => (await scrape()).series('rpcgw_upstream_retries_total').reduce((n, row) => n + Number(row.value), 0);
+    const close = async () => {
+      p.stop();
+      await Promise.all(nodes.map((n) => n.close()));
+    };
+    return { p, nodes, retries, close };
+  };
+  const reads = (nodes: FakeNode[]) => nodes.map((n) => n.reads);
+
+  it('a height the pool has reached: asked again, the same node too (it may be a moment behind its announcement)', async () => {
+    const { p, nodes, retries, close } = await missingPool(1);
+    try {
+      await expect(p.request(read(5n))).rejects.toThrow('header not found');
+      expect(reads(nodes)).toEqual([3]);
+      expect(await retries()).toBe(2);
+    } finally {
+      await close();
+    }
+  });
+
+  it('a height past every head: the node’s own answer at once, no retry', async () => {
+    const { p, nodes, retries, close } = await missingPool(2);
+    try {
+      await expect(p.request(read(0x20n))).rejects.toThrow('header not found');
+      expect(reads(nodes).reduce((a, b) => a + b)).toBe(1);
+      expect(await retries()).toBe(0);
+    } finally {
+      await close();
+    }
+  });
+
+  it('data without a height: each node asked once', async () => {
+    const { p, nodes, retries, close } = await missingPool(2);
+    try {
+      await expect(p.request(read())).rejects.toThrow('header not found');
+      expect(reads(nodes)).toEqual([1, 1]);
+      expect(await retries()).toBe(1);
+    } finally {
+      await close();
     }
   });
 });
