@@ -280,9 +280,12 @@ describe('routing that learns from hedges', () => {
 });
 
 describe('retries after an answer that the data is missing', () => {
-  // Both nodes are at height 0x10 (eth_blockNumber) and answer every read "header not found".
-  const read = (height?: bigint): PoolRequest => ({ method: 'eth_getThing', params: [], needs: { height }, idempotent: true, cache: { kind: 'never' } });
-  const missingPool = async (count: number) => {
+  // Every node is at height 0x10 (eth_blockNumber) and answers every read "header not found".
+  it.each<[string, number, bigint | undefined, number[], number]>([
+    ['a height the pool has reached: asked again, the same node too (it may be a moment behind its announcement)', 1, 5n, [3], 2],
+    ['a height past every head: the node’s own answer at once, no retry', 2, 0x20n, [1, 0], 0],
+    ['data without a height: each node asked once', 2, undefined, [1, 1], 1],
+  ])('%s', async (_title, count, height, reads, retries) => {
     const nodes = await Promise.all(Array.from({ length: count }, () => fakeNode(7)));
     for (const n of nodes) n.missing = true;
     const p = new UpstreamPool(
@@ -293,46 +296,16 @@ describe('retries after an answer that the data is missing', () => {
       'EVM',
     );
     const scrape = watched(p);
-    await p.start();
-    const retries = async () => (await scrape()).series('rpcgw_upstream_retries_total').reduce((n, row) => n + Number(row.value), 0);
-    const close = async () => {
+    try {
+      await p.start();
+      const read: PoolRequest = { method: 'eth_getThing', params: [], needs: { height }, idempotent: true, cache: { kind: 'never' } };
+      await expect(p.request(read)).rejects.toThrow('header not found');
+      expect(nodes.map((n) => n.reads)).toEqual(reads);
+      const counted = (await scrape()).series('rpcgw_upstream_retries_total').reduce((n, row) => n + Number(row.value), 0);
+      expect(counted).toBe(retries);
+    } finally {
       p.stop();
       await Promise.all(nodes.map((n) => n.close()));
-    };
-    return { p, nodes, retries, close };
-  };
-  const reads = (nodes: FakeNode[]) => nodes.map((n) => n.reads);
-
-  it('a height the pool has reached: asked again, the same node too (it may be a moment behind its announcement)', async () => {
-    const { p, nodes, retries, close } = await missingPool(1);
-    try {
-      await expect(p.request(read(5n))).rejects.toThrow('header not found');
-      expect(reads(nodes)).toEqual([3]);
-      expect(await retries()).toBe(2);
-    } finally {
-      await close();
-    }
-  });
-
-  it('a height past every head: the node’s own answer at once, no retry', async () => {
-    const { p, nodes, retries, close } = await missingPool(2);
-    try {
-      await expect(p.request(read(0x20n))).rejects.toThrow('header not found');
-      expect(reads(nodes).reduce((a, b) => a + b)).toBe(1);
-      expect(await retries()).toBe(0);
-    } finally {
-      await close();
-    }
-  });
-
-  it('data without a height: each node asked once', async () => {
-    const { p, nodes, retries, close } = await missingPool(2);
-    try {
-      await expect(p.request(read())).rejects.toThrow('header not found');
-      expect(reads(nodes)).toEqual([1, 1]);
-      expect(await retries()).toBe(1);
-    } finally {
-      await close();
     }
   });
 });
