@@ -18,7 +18,9 @@
  * it, is mostly garbage; at most a second of allocation follows the GC). RSS is split into anonymous
  * memory (what the process allocated: V8's heap, native allocations) and file-backed pages (mapped
  * files: the node binary, and the table files the embedded devnet's LevelDB maps as its chain grows;
- * clean page cache the kernel can take back). Then the major GCs, the event-loop lag p99 (the worst of
+ * clean page cache the kernel can take back). Heap total (what V8 holds for its heap, used or not) and
+ * external memory (Buffers and other memory outside the heap that JavaScript objects own) are read at
+ * the same moments and tell where anonymous memory beyond the used heap goes. Then the major GCs, the event-loop lag p99 (the worst of
  * the window's one-second p99s, less the 10 ms timer prom-client samples it with, so that an idle loop
  * reads 0) and the active handles (mean of the window), and at the sample the open WebSockets,
  * subscriptions, filters and the requests answered so far. At the end: for each memory series (over
@@ -248,6 +250,8 @@ async function scrape(metricsUrl) {
   return {
     rss: sum('process_resident_memory_bytes'),
     heap: sum('nodejs_heap_size_used_bytes'),
+    heapTotal: sum('nodejs_heap_size_total_bytes'),
+    external: sum('nodejs_external_memory_bytes'),
     // prom-client samples the loop with a 10 ms timer, and an idle loop reads 10 ms.
     lag: Math.max(0, sum('nodejs_eventloop_lag_p99_seconds') * 1000 - 10),
     handles: sum('nodejs_active_handles_total'),
@@ -300,6 +304,8 @@ const COLUMNS = [
   ['RSS MiB', 8, (s) => (s.afterGc ? mib(s.afterGc.rss) : '-')],
   ['anon MiB', 9, (s) => (s.afterGc ? mib(s.afterGc.anon) : '-')],
   ['heap MiB', 9, (s) => (s.afterGc ? mib(s.afterGc.heap) : '-')],
+  ['heap total', 11, (s) => (s.afterGc ? mib(s.afterGc.heapTotal) : '-')],
+  ['external', 9, (s) => (s.afterGc ? mib(s.afterGc.external) : '-')],
   ['major GCs', 10, (s) => s.majorGcs],
   ['lag p99 ms', 11, (s) => s.lag.toFixed(1)],
   ['handles', 8, (s) => s.handles.toFixed(0)],
@@ -568,7 +574,7 @@ async function main() {
         `each held ${WS_HOLD_S.join('-')} s; ${FILTER_LOOPS} filters polled at a time, one left to expire every ${LEFT_FILTER_EVERY_S} s; ` +
         `${(EVM_SENDERS * 1000) / TRANSFER_EVERY_MS + 1000 / PING_EVERY_MS} EVM txs/s, ${1000 / KV_EVERY_MS} kvstore txs/s`,
     );
-    console.log('RSS (all, anonymous) and heap: right after the latest major GC; major GCs, lag (worst 1-s p99), handles (mean): over the window; the rest: at the sample\n');
+    console.log('RSS (all, anonymous), heap (used, total) and external: right after the latest major GC; major GCs, lag (worst 1-s p99), handles (mean): over the window; the rest: at the sample\n');
     printRow(COLUMNS.map(([name]) => name));
     const baseline = { ...(await scrape(metricsUrl)), ...residentOf(gw.pid) };
     printRow(COLUMNS.map(([, , cell]) => cell({ ...baseline, min: 0, afterGc: baseline, majorGcs: '' })));
@@ -649,6 +655,8 @@ async function main() {
       memory('RSS, anonymous', 'anon', GROWTH_PER_HOUR.anon),
       memory('RSS, file-backed', 'file'),
       memory('heap used', 'heap', GROWTH_PER_HOUR.heap),
+      memory('heap total', 'heapTotal'),
+      memory('external', 'external'),
       { series: 'active handles', unit: '', ...trend(samples.map((s) => ({ min: s.min, value: s.handles })), minutes), limit: GROWTH_PER_HOUR.handles },
     ];
     const fmt = (v, unit) => (Number.isNaN(v) ? 'n/a' : `${v.toFixed(1)}${unit ? ` ${unit}` : ''}`);
