@@ -19,17 +19,19 @@ export class RpcError extends Error {
   }
 }
 
-export class ParseError extends RpcError {
-  constructor(message = 'Parse error', data?: unknown) {
-    super(-32700, message, data);
-  }
+/** A JSON-RPC 2.0 standard error: its code, with the specification's message unless given another. */
+function standardError(code: number, specMessage: string) {
+  return class extends RpcError {
+    constructor(message = specMessage, data?: unknown) {
+      super(code, message, data);
+    }
+  };
 }
 
-export class InvalidRequestError extends RpcError {
-  constructor(message = 'Invalid Request', data?: unknown) {
-    super(-32600, message, data);
-  }
-}
+export class ParseError extends standardError(-32700, 'Parse error') {}
+export class InvalidRequestError extends standardError(-32600, 'Invalid Request') {}
+export class InvalidParamsError extends standardError(-32602, 'Invalid params') {}
+export class InternalError extends standardError(-32603, 'Internal error') {}
 
 /** Why a guard refused a call; transports and metrics tell the cases apart. */
 export type NotFoundReason = 'unknown' | 'unsafe' | 'websocket-only' | 'namespace-disabled';
@@ -49,18 +51,6 @@ export class RefusalError extends RpcError {
 export class MethodNotFoundError extends RefusalError {
   constructor(reason: NotFoundReason, message = 'Method not found', data?: unknown) {
     super(reason, -32601, message, data);
-  }
-}
-
-export class InvalidParamsError extends RpcError {
-  constructor(message = 'Invalid params', data?: unknown) {
-    super(-32602, message, data);
-  }
-}
-
-export class InternalError extends RpcError {
-  constructor(message = 'Internal error', data?: unknown) {
-    super(-32603, message, data);
   }
 }
 
