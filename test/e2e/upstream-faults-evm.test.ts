@@ -9,11 +9,9 @@ import { UpstreamLifecycle } from '../../src/backends/upstream/upstream.module';
 import { Anvil } from '../support/anvil';
 import {
   CLEAN,
+  describeHttpFaults,
   expectCorrectReads,
-  expectRoutedAround,
-  expectSlowServed,
   FAULTY,
-  HTTP_FAULTS,
   rpcCall,
   rpcResult,
   startFaultBench,
@@ -93,15 +91,7 @@ describe('a WebSocket that stops sending', () => {
   });
 });
 
-describe('HTTP faults of an EVM upstream', () => {
-  it.each(HTTP_FAULTS.map((c) => [c.name, c] as const))('%s: routed around, a clear error alone, back once it ends', async (_name, c) => {
-    await expectRoutedAround(bench, reads, c);
-  });
-
-  it('slow (300 ms): answers stay right, the clean upstream takes the reads meanwhile', async () => {
-    await expectSlowServed(bench, reads);
-  });
-});
+describeHttpFaults('HTTP faults of an EVM upstream', () => bench, reads);
 
 describe('an EVM upstream that lies', () => {
   it('about its chain id: quarantined at its first lying answer, none of its answers served or cached, back once it stops', async () => {

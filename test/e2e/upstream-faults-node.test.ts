@@ -12,11 +12,9 @@ import { call, startTestGateway, waitForHeight, type TestGateway } from '../supp
 import {
   CLEAN,
   clientError,
+  describeHttpFaults,
   expectCorrectReads,
-  expectRoutedAround,
-  expectSlowServed,
   FAULTY,
-  HTTP_FAULTS,
   noneHealthy,
   rpcCall,
   rpcResult,
@@ -105,15 +103,7 @@ describe('a WebSocket that stops sending', () => {
   });
 });
 
-describe('HTTP faults of a node-RPC upstream', () => {
-  it.each(HTTP_FAULTS.map((c) => [c.name, c] as const))('%s: routed around, a clear error alone, back once it ends', async (_name, c) => {
-    await expectRoutedAround(bench, reads, c);
-  });
-
-  it('slow (300 ms): answers stay right, the clean upstream takes the reads meanwhile', async () => {
-    await expectSlowServed(bench, reads);
-  });
-});
+describeHttpFaults('HTTP faults of a node-RPC upstream', () => bench, reads);
 
 describe('a node-RPC upstream that lies', () => {
   it('about its network: quarantined at its first lying status, none of its answers served, back once it stops', async () => {

@@ -132,7 +132,7 @@ export interface HttpFaultCase {
 }
 
 /** Faults of the HTTP exchange itself, which every request and health check meets. */
-export const HTTP_FAULTS: readonly HttpFaultCase[] = [
+const HTTP_FAULTS: readonly HttpFaultCase[] = [
   { name: 'hang', fault: { kind: 'hang' }, kind: 'timeout', reason: /^no answer within 1000ms$/ },
   { name: 'garbage', fault: { kind: 'garbage' }, kind: 'http', reason: /^HTTP 200: not JSON$/ },
   { name: 'partial JSON, then close', fault: { kind: 'partial' }, kind: 'http', reason: /^other side closed$/ },
@@ -167,7 +167,7 @@ export async function expectCorrectReads(bench: FaultBench, gw: UpstreamGateway,
  * down (rpcgw_upstream_up 0), and `solo` then answers why. Once it is cleared, both see it up again and
  * `pair` sends it reads again.
  */
-export async function expectRoutedAround(bench: FaultBench, reads: FreshReads, c: HttpFaultCase): Promise<void> {
+async function expectRoutedAround(bench: FaultBench, reads: FreshReads, c: HttpFaultCase): Promise<void> {
   const { proxy, pair, solo, surface } = bench;
   const errors = () => upstreamMetric(bench, solo, 'upstream_errors_total', FAULTY, { kind: c.kind });
   const errorsBefore = (await errors()) ?? 0;
@@ -201,7 +201,7 @@ export async function expectRoutedAround(bench: FaultBench, reads: FreshReads, c
  * as the clean upstream answers it, hedged to the clean one meanwhile (rpcgw_upstream_hedges_total);
  * slow is not down, and alone it still answers, late.
  */
-export async function expectSlowServed(bench: FaultBench, reads: FreshReads): Promise<void> {
+async function expectSlowServed(bench: FaultBench, reads: FreshReads): Promise<void> {
   const hedges = () => upstreamMetric(bench, bench.pair, 'upstream_hedges_total', CLEAN);
   const before = (await hedges()) ?? 0;
   bench.proxy.set({ kind: 'slow', delayMs: 300 });
@@ -213,4 +213,20 @@ export async function expectSlowServed(bench: FaultBench, reads: FreshReads): Pr
   } finally {
     bench.proxy.set({ kind: 'none' });
   }
+}
+
+/**
+ * Every HTTP fault of HTTP_FAULTS and a slow upstream, as a describe block of a surface's suite; `bench`
+ * is called once the suite has started it.
+ */
+export function describeHttpFaults(title: string, bench: () => FaultBench, reads: FreshReads): void {
+  describe(title, () => {
+    it.each(HTTP_FAULTS.map((c) => [c.name, c] as const))('%s: routed around, a clear error alone, back once it ends', async (_name, c) => {
+      await expectRoutedAround(bench(), reads, c);
+    });
+
+    it('slow (300 ms): answers stay right, the clean upstream takes the reads meanwhile', async () => {
+      await expectSlowServed(bench(), reads);
+    });
+  });
 }
