@@ -61,7 +61,7 @@ export class BullQueue implements BroadcastQueue {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       autoResendUnfulfilledCommands: false,
-      retryStrategy: (attempt) => this.reconnect(attempt),
+      retryStrategy: this.reconnect,
     });
     this.producer.on('error', (err: Error) => this.outage(err));
     this.producer.on('ready', () => this.recovered());
@@ -293,16 +293,14 @@ export class BullQueue implements BroadcastQueue {
 
   /** Options of the connections that block (workers, event readers): they wait for Redis rather than fail. */
   private connectionOptions(): ConnectionOptions {
-    return { url: this.settings.redis_url, maxRetriesPerRequest: null, retryStrategy: (attempt: number) => this.reconnect(attempt) };
+    return { url: this.settings.redis_url, maxRetriesPerRequest: null, retryStrategy: this.reconnect };
   }
 
   /**
    * ioredis's retry strategy of every connection: reconnect quickly (a broadcast refused while Redis is
    * away is refused for as short a time as can be), and not at all once the queue is closed.
    */
-  private reconnect(attempt: number): number | null {
-    return this.closed ? null : Math.min(attempt * 100, 1_000);
-  }
+  private readonly reconnect = (attempt: number): number | null => (this.closed ? null : Math.min(attempt * 100, 1_000));
 
   private outage(err: Error): void {
     if (this.down || this.closed) return;

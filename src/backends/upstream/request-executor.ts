@@ -58,12 +58,13 @@ export class RequestExecutor {
   private async read(req: UpstreamRequest): Promise<AnsweredCall> {
     const tried = new Set<Upstream>();
     let lastError: Error | undefined;
-    const untried = () => candidates(this.upstreams(), req.needs, tried);
     for (let attempt = 0; attempt <= this.settings.retries; attempt++) {
-      const scope = attempt > 0 ? this.retryScope(req, lastError) : 'any';
-      if (scope === 'none' || (scope === 'others' && untried().length === 0)) break;
-      if (attempt > 0) await sleep(this.backoff(attempt));
-      let list = untried();
+      const scope = attempt === 0 ? 'any' : this.retryScope(req, lastError);
+      if (attempt > 0) {
+        if (scope === 'none' || (scope === 'others' && candidates(this.upstreams(), req.needs, tried).length === 0)) break;
+        await sleep(this.backoff(attempt));
+      }
+      let list = candidates(this.upstreams(), req.needs, tried);
       if (list.length === 0 && attempt > 0 && scope === 'any') list = candidates(this.upstreams(), req.needs);
       if (list.length === 0) throw lastError ? this.final(lastError) : this.unavailable(req.needs);
       if (attempt > 0) list[0].counters.retries++;
