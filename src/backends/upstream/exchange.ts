@@ -19,12 +19,54 @@ export interface CallResult {
 
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
+/** How often the deadlines of the calls in flight are checked: a call times out at most this late. */
+export const DEADLINE_TICK_MS = 10;
+
+/**
+ * The deadlines of the calls in flight, checked by one interval timer that runs only while some call
+ * is pending. A timer of each call's own, armed and cleared around every call, cost a one-at-a-time
+ * caller more than the rest of the exchange: Node keeps a timer list per duration and drops it, with
+ * its place in the timer queue, whenever it empties, which is after every call when calls come one
+ * at a time. A call is only appended here; settled ones are dropped at the next check.
+ */
+class Deadlines {
+  private calls: Exchange[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  add(call: Exchange): void {
+    this.calls.push(call);
+    if (this.timer === undefined) {
+      this.timer = setInterval(() => this.check(), DEADLINE_TICK_MS);
+      // A call in flight keeps the process alive by its socket, not by its deadline.
+      this.timer.unref();
+    }
+  }
+
+  private check(): void {
+    const now = performance.now();
+    const pending: Exchange[] = [];
+    for (const call of this.calls) {
+      if (call.done) continue;
+      if (call.deadline <= now) call.expire();
+      else pending.push(call);
+    }
+    this.calls = pending;
+    if (pending.length === 0) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+}
+
+const deadlines = new Deadlines();
+
 export class Exchange implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private settled = false;
   private status = 0;
   private readonly chunks: Buffer[] = [];
-  private readonly timer: NodeJS.Timeout;
+  /** When it times out (performance.now() time). */
+  readonly deadline: number;
   private readonly onAbort: (() => void) | undefined;
 
   constructor(
@@ -34,10 +76,11 @@ export class Exchange implements Dispatcher.DispatchHandler {
     readonly body: string,
     private readonly resolve: (result: CallResult) => void,
     private readonly reject: (error: Error) => void,
-    timeoutMs: number,
+    private readonly timeoutMs: number,
     private readonly signal: AbortSignal | undefined,
   ) {
-    this.timer = setTimeout(() => this.fail(new UpstreamFailure(`no answer within ${timeoutMs}ms`, 'timeout')), timeoutMs);
+    this.deadline = performance.now() + timeoutMs;
+    deadlines.add(this);
     if (signal) {
       this.onAbort = () => this.fail(new UpstreamFailure('aborted', 'aborted'));
       signal.addEventListener('abort', this.onAbort, { once: true });
@@ -103,6 +146,11 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.succeed({ result: attachRawJson(envelope.result as Json, raw), bytes });
   }
 
+  /** Its deadline passed without an answer. */
+  expire(): void {
+    this.fail(new UpstreamFailure(`no answer within ${this.timeoutMs}ms`, 'timeout'));
+  }
+
   fail(error: UpstreamFailure | UpstreamAnswerError): void {
     if (this.settled) return;
     this.settled = true;
@@ -118,7 +166,6 @@ export class Exchange implements Dispatcher.DispatchHandler {
   }
 
   private cleanup(): void {
-    clearTimeout(this.timer);
     if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
   }
 }
