@@ -6,8 +6,10 @@ const { tmpdir } = require('node:os');
 const { dirname, join } = require('node:path');
 const net = require('node:net');
 const autocannon = require('autocannon');
+const { Client } = require('undici');
 
 const ROOT = join(__dirname, '..');
+const ANVIL = join(ROOT, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -218,8 +220,7 @@ ${temp}
 `,
   );
   const url = `http://127.0.0.1:${port}`;
-  const ready = async () => (await fetch(`${url}/`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status > 0;
-  const child = await spawnReady(nginx, ['-e', `${dir}/logs/error.log`, '-c', conf, '-p', dir], ready, { timeoutMs: 10_000 }).catch((err) => {
+  const child = await spawnReady(nginx, ['-e', `${dir}/logs/error.log`, '-c', conf, '-p', dir], answersPost(url), { timeoutMs: 10_000 }).catch((err) => {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   });
@@ -233,6 +234,185 @@ ${temp}
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * anvil on an ephemeral port (node_modules/@foundry-rs/anvil-linux-amd64), with block 1 holding 20
+ * transfers (a realistic body to pass on) and a few more blocks after it.
+ */
+async function startAnvil() {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const ready = async () => (await rpcCall(url, 'eth_chainId', [])) !== undefined;
+  const child = await spawnReady(ANVIL, ['--port', String(port), '--host', '127.0.0.1', '--silent'], ready, { stdio: 'ignore' });
+  try {
+    const accounts = await rpcCall(url, 'eth_accounts', []);
+    await rpcCall(url, 'evm_setAutomine', [false]);
+    for (let i = 0; i < 20; i++) await rpcCall(url, 'eth_sendTransaction', [{ from: accounts[0], to: accounts[1 + (i % 5)], value: '0x1' }]);
+    await rpcCall(url, 'evm_mine', []);
+    await rpcCall(url, 'evm_setAutomine', [true]);
+    for (let i = 0; i < 3; i++) await rpcCall(url, 'evm_mine', []);
+  } catch (err) {
+    await stopChild(child);
+    throw err;
+  }
+  return { url, pid: child.pid, stop: () => stopChild(child) };
+}
+
+/**
+ * A gateway in upstream mode over one devnet (node RPC) and one anvil (EVM); resolves once both
+ * interfaces answer. `batchMaxSize`: its [upstream] batch_max_size (left out: the default, every call
+ * sent alone). `nodeArgs` go to node itself (e.g. `--cpu-prof`).
+ */
+async function startUpstreamGateway(devnetUrl, anvilUrl, batchMaxSize, nodeArgs = []) {
+  const toml = [
+    '[backend]', 'kind = "upstream"', '',
+    '[upstream]', 'health_check_interval = "1s"', ...(batchMaxSize === undefined ? [] : [`batch_max_size = ${batchMaxSize}`]), '',
+    '[[upstream.node]]', 'name = "devnet"', `url = "${devnetUrl}"`, '',
+    '[[upstream.evm]]', 'name = "anvil"', `url = "${anvilUrl}"`, `ws = "${anvilUrl.replace(/^http/, 'ws')}"`, '',
+  ].join('\n');
+  const evmPort = await freePort();
+  const gw = await startGateway(['--json-rpc.enable', 'true', '--json-rpc.address', `127.0.0.1:${evmPort}`], { 'config/gateway.toml': toml }, nodeArgs);
+  const evmUrl = `http://127.0.0.1:${evmPort}`;
+  await waitFor(async () => (await rpcCall(evmUrl, 'eth_blockNumber', [])) !== undefined).catch(async (err) => {
+    await gw.stop();
+    throw err;
+  });
+  return { ...gw, evmUrl };
+}
+
+/** Resolves once `url` answers a POST at all (any status). */
+const answersPost = (url) => async () => (await fetch(`${url}/`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status > 0;
+
+/** bench/bare-proxy.js in front of `target` (http://host:port). */
+async function startBareProxy(target) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = await spawnReady(process.execPath, [join(__dirname, 'bare-proxy.js'), String(port), target], answersPost(url), { timeoutMs: 10_000 });
+  return { url, pid: child.pid, stop: () => stopChild(child) };
+}
+
+/** node:http answering every request, once its body is read, with `answer` under `headers`. */
+const CONSTANT_SERVER = `
+const [port, answer, headers] = process.argv.slice(1);
+const body = Buffer.from(answer);
+const head = JSON.parse(headers);
+require('node:http')
+  .createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, head);
+      res.end(body);
+    });
+  })
+  .listen(Number(port), '127.0.0.1');
+`;
+
+/**
+ * The floor of any Node.js HTTP server on this machine: node:http answering every request with the
+ * constant `answer` (a string) under `headers`, in a process of its own.
+ */
+async function startConstantServer(answer, headers = { 'content-type': 'application/json' }) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = await spawnReady(process.execPath, ['-e', CONSTANT_SERVER, String(port), answer, JSON.stringify(headers)], answersPost(url));
+  return { url, pid: child.pid, stop: () => stopChild(child) };
+}
+
+/** Every route answers `body` (a JSON-RPC call) with a result, not an error; throws naming the first that does not. */
+async function checkRoutes(urls, body, name) {
+  for (const [via, url] of Object.entries(urls)) {
+    const res = await fetch(`${url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const answer = await res.json();
+    if (!res.ok || answer.error !== undefined || answer.result === undefined) throw new Error(`${name} via ${via}: ${res.status} ${JSON.stringify(answer).slice(0, 300)}`);
+  }
+}
+
+/**
+ * One keep-alive connection to `url` (undici Client, no pipelining): `post(body)` POSTs to `/` and
+ * resolves the time from sending to the answer's last byte, in µs; a status other than 200 rejects.
+ */
+function sequentialClient(url) {
+  const client = new Client(url, { pipelining: 1, keepAliveTimeout: 60_000 });
+  const headers = { 'content-type': 'application/json' };
+  return {
+    post(body) {
+      return new Promise((resolve, reject) => {
+        let status = 0;
+        const started = process.hrtime.bigint();
+        client.dispatch(
+          { path: '/', method: 'POST', headers, body },
+          {
+            onRequestStart() {},
+            onResponseStart(_controller, statusCode) {
+              status = statusCode;
+            },
+            onResponseData() {},
+            onResponseEnd() {
+              const us = Number(process.hrtime.bigint() - started) / 1000;
+              if (status === 200) resolve(us);
+              else reject(new Error(`${url}: HTTP ${status}`));
+            },
+            onResponseError(_controller, err) {
+              reject(err);
+            },
+          },
+        );
+      });
+    },
+    close: () => client.close(),
+  };
+}
+
+/** The q-quantile (0..1) of `sorted` (ascending). */
+function quantile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+/** The nginx binary; exits the benchmark with a hint when it is not installed. */
+function requireNginx() {
+  const nginx = findNginx();
+  if (nginx) return nginx;
+  console.error('nginx is not installed: the comparison needs it (Debian/Ubuntu: apt-get install -y nginx). Nothing measured.');
+  process.exit(2);
+}
+
+/**
+ * Runs a benchmark: `body(started)`, where `started(x)` returns `x` (anything with a `stop()`) and has
+ * it stopped at the end, last started first, whatever happens. An error is printed and exits non-zero.
+ */
+function runBenchmark(body) {
+  const stops = [];
+  const started = (x) => {
+    stops.push(x.stop);
+    return x;
+  };
+  const run = async () => {
+    try {
+      await body(started);
+    } finally {
+      for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    }
+  };
+  run().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
+
+/** The upstreams of the upstream-mode benchmarks: one anvil (EVM) and one embedded devnet gateway (node RPC, 1 s blocks). */
+async function startUpstreams(started) {
+  const anvil = started(await startAnvil());
+  const devnet = started(await startGateway(['--devnet.block_time', '1s']));
+  return { anvil, devnet };
+}
+
+/** Prints a benchmark's figures, then its ratios, then the load average at the end. */
+function printResults(rows, ratios) {
+  table(rows);
+  console.log('');
+  table(ratios);
+  console.log(`\nload average at the end ${loadAverage()}`);
 }
 
 /** SIGTERM, and resolves once the process has exited (at once if it already has). */
@@ -261,5 +441,16 @@ module.exports = {
   rpcCall,
   findNginx,
   startNginx,
+  requireNginx,
+  runBenchmark,
+  printResults,
+  startAnvil,
+  startUpstreams,
+  startUpstreamGateway,
+  startBareProxy,
+  startConstantServer,
+  checkRoutes,
+  sequentialClient,
+  quantile,
   table,
 };

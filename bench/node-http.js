@@ -9,37 +9,17 @@
  * time per request (from /proc), and the gateway's CPU per request above the floor. Environment:
  * BENCH_DURATION (s per round, default 3), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 32).
  */
-const { freePort, spawnReady, startGateway, stopChild, measure, medianRun, loadAverage, rpcBody, table } = require('./lib');
+const { startGateway, startConstantServer, measure, medianRun, loadAverage, rpcBody, table } = require('./lib');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
-/** node:http answering every request (body read first) with one fixed JSON-RPC result. */
-const FLOOR = `
-require('node:http')
-  .createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"jsonrpc":"2.0","id":-1,"result":{}}');
-    });
-  })
-  .listen(Number(process.argv[1]), '127.0.0.1');
-`;
-
-async function startFloor() {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = await spawnReady(process.execPath, ['-e', FLOOR, String(port)], async () => (await fetch(`${url}/health`)).ok);
-  return { url, pid: child.pid, stop: () => stopChild(child) };
-}
-
 async function main() {
   let floor;
   let gw;
   try {
-    floor = await startFloor();
+    floor = await startConstantServer('{"jsonrpc":"2.0","id":-1,"result":{}}');
     // Blocks rarely (health and status do not need them) and no EVM listener: little else in the process.
     gw = await startGateway(['--devnet.block_time', '10s', '--json-rpc.enable', 'false']);
     console.log(`${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s per case (each after 1 s of warm-up), medians; load generator on the same machine; load average ${loadAverage()}\n`);

@@ -23,13 +23,11 @@
  * not land on one route only). Environment: BENCH_DURATION (s per round, default 5), BENCH_ROUNDS
  * (default 1), BENCH_CONNECTIONS (default 32).
  */
-const { join } = require('node:path');
-const { ROOT, freePort, waitFor, spawnReady, startGateway, stopChild, measure, medianRun, loadAverage, rpcBody, rpcCall, findNginx, startNginx, table } = require('./lib');
+const { measure, medianRun, loadAverage, rpcBody, requireNginx, runBenchmark, printResults, startNginx, startUpstreams, startUpstreamGateway, startBareProxy, checkRoutes } = require('./lib');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const ANVIL = join(ROOT, 'node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil');
 /** The issue's targets: pass-through ≥ 0.8× nginx at ≤ 50 µs of gateway CPU; cached ≥ 1.5× nginx. */
 const VIA = { bare: 'bare Node proxy', gateway: 'gateway (batch_max_size 10)', unbatched: 'gateway (batching off)' };
 const TARGETS = {
@@ -37,157 +35,72 @@ const TARGETS = {
   cached: { vsNginx: 1.5 },
 };
 
-async function startAnvil() {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const ready = async () => (await rpcCall(url, 'eth_chainId', [])) !== undefined;
-  const child = await spawnReady(ANVIL, ['--port', String(port), '--host', '127.0.0.1', '--silent'], ready, { stdio: 'ignore' });
-  try {
-    // Block 1 with 20 transfers (a realistic body to pass on), then a few more blocks.
-    const accounts = await rpcCall(url, 'eth_accounts', []);
-    await rpcCall(url, 'evm_setAutomine', [false]);
-    for (let i = 0; i < 20; i++) await rpcCall(url, 'eth_sendTransaction', [{ from: accounts[0], to: accounts[1 + (i % 5)], value: '0x1' }]);
-    await rpcCall(url, 'evm_mine', []);
-    await rpcCall(url, 'evm_setAutomine', [true]);
-    for (let i = 0; i < 3; i++) await rpcCall(url, 'evm_mine', []);
-  } catch (err) {
-    await stopChild(child);
-    throw err;
-  }
-  return { url, pid: child.pid, stop: () => stopChild(child) };
-}
+runBenchmark(async (started) => {
+  const nginx = requireNginx();
+  const { anvil, devnet } = await startUpstreams(started);
+  await new Promise((r) => setTimeout(r, 3000)); // a few devnet blocks: height 2 is a past block
+  const ngEvm = started(await startNginx(nginx, anvil.url));
+  const ngNode = started(await startNginx(nginx, devnet.url));
+  const bareEvm = started(await startBareProxy(anvil.url));
+  const bareNode = started(await startBareProxy(devnet.url));
+  // Batches of up to 10 calls: CometBFT's default max_request_batch_size, which the devnet keeps.
+  const gw = started(await startUpstreamGateway(devnet.url, anvil.url, 10));
+  const unbatched = started(await startUpstreamGateway(devnet.url, anvil.url, 1));
+  console.log(`${CONNECTIONS} connections, ${ROUNDS} × ${DURATION} s per route and case (each after 1 s of warm-up), load generator on the same machine; load average ${loadAverage()}`);
 
-/**
- * The gateway under test: upstream mode over one devnet (node RPC) and one anvil (EVM); `batchMaxSize`:
- * its [upstream] batch_max_size (1: every call sent alone, the default).
- */
-async function startUpstreamGateway(devnetUrl, anvilUrl, batchMaxSize) {
-  const toml = [
-    '[backend]', 'kind = "upstream"', '',
-    '[upstream]', 'health_check_interval = "1s"', `batch_max_size = ${batchMaxSize}`, '',
-    '[[upstream.node]]', 'name = "devnet"', `url = "${devnetUrl}"`, '',
-    '[[upstream.evm]]', 'name = "anvil"', `url = "${anvilUrl}"`, `ws = "${anvilUrl.replace(/^http/, 'ws')}"`, '',
-  ].join('\n');
-  const evmPort = await freePort();
-  const gw = await startGateway(['--json-rpc.enable', 'true', '--json-rpc.address', `127.0.0.1:${evmPort}`], { 'config/gateway.toml': toml });
-  const evmUrl = `http://127.0.0.1:${evmPort}`;
-  await waitFor(async () => (await rpcCall(evmUrl, 'eth_blockNumber', [])) !== undefined).catch(async (err) => {
-    await gw.stop();
-    throw err;
-  });
-  return { ...gw, evmUrl };
-}
+  const evm = { urls: { direct: anvil.url, nginx: ngEvm.url, gateway: gw.evmUrl }, pids: { direct: anvil.pid, nginx: ngEvm.workerPid, gateway: gw.pid } };
+  const node = { urls: { direct: devnet.url, nginx: ngNode.url, gateway: gw.url }, pids: { direct: devnet.pid, nginx: ngNode.workerPid, gateway: gw.pid } };
+  // The pass-through cases also go through the bare Node.js proxy (listed before the gateway) and the
+  // gateway with batching off (after it).
+  const around = (map, bare, plain) => {
+    const { gateway, ...rest } = map;
+    return { ...rest, bare, gateway, unbatched: plain };
+  };
+  const withBare = (routes, bare, plain) => ({ urls: around(routes.urls, bare.url, plain.url), pids: around(routes.pids, bare.pid, plain.pid) });
+  const freshAddress = (n) => `0xb0${n.toString(16).padStart(38, '0')}`;
+  const freshKey = (n) => Buffer.from(`bench-key-${n}`).toString('hex');
+  const cases = [
+    { name: '(a) eth_getBalance, fresh address', kind: 'pass-through', ...withBare(evm, bareEvm, { url: unbatched.evmUrl, pid: unbatched.pid }), bodyAt: (n) => rpcBody('eth_getBalance', [freshAddress(n), 'latest']) },
+    { name: '(b) eth_getBlockByNumber(0x1, true)', kind: 'cached', ...evm, bodyAt: () => rpcBody('eth_getBlockByNumber', ['0x1', true]) },
+    { name: '(c) node block, height 2', kind: 'cached', ...node, bodyAt: () => rpcBody('block', { height: '2' }) },
+    { name: '(c) node abci_query, fresh key', kind: 'pass-through', ...withBare(node, bareNode, unbatched), bodyAt: (n) => rpcBody('abci_query', { path: '/key', data: freshKey(n), prove: false }) },
+  ];
 
-/** bench/bare-proxy.js in front of `target` (http://host:port). */
-async function startBareProxy(target) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const ready = async () => (await fetch(`${url}/`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status > 0;
-  const child = await spawnReady(process.execPath, [join(__dirname, 'bare-proxy.js'), String(port), target], ready, { timeoutMs: 10_000 });
-  return { url, pid: child.pid, stop: () => stopChild(child) };
-}
-
-/** One request of the case, once, on every route: each must answer a result (not an error). */
-async function check(c) {
-  for (const [via, url] of Object.entries(c.urls)) {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: c.bodyAt(0) });
-    const body = await res.json();
-    if (!res.ok || body.error !== undefined || body.result === undefined) throw new Error(`${c.name} via ${via}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
-  }
-}
-
-async function main() {
-  const nginx = findNginx();
-  if (!nginx) {
-    console.error('nginx is not installed: the comparison needs it (Debian/Ubuntu: apt-get install -y nginx). Nothing measured.');
-    process.exit(2);
-  }
-  const stops = [];
-  try {
-    const anvil = await startAnvil();
-    stops.push(anvil.stop);
-    const devnet = await startGateway(['--devnet.block_time', '1s']);
-    stops.push(devnet.stop);
-    await new Promise((r) => setTimeout(r, 3000)); // a few devnet blocks: height 2 is a past block
-    const ngEvm = await startNginx(nginx, anvil.url);
-    stops.push(ngEvm.stop);
-    const ngNode = await startNginx(nginx, devnet.url);
-    stops.push(ngNode.stop);
-    const bareEvm = await startBareProxy(anvil.url);
-    stops.push(bareEvm.stop);
-    const bareNode = await startBareProxy(devnet.url);
-    stops.push(bareNode.stop);
-    // Batches of up to 10 calls: CometBFT's default max_request_batch_size, which the devnet keeps.
-    const gw = await startUpstreamGateway(devnet.url, anvil.url, 10);
-    stops.push(gw.stop);
-    const unbatched = await startUpstreamGateway(devnet.url, anvil.url, 1);
-    stops.push(unbatched.stop);
-    console.log(`${CONNECTIONS} connections, ${ROUNDS} × ${DURATION} s per route and case (each after 1 s of warm-up), load generator on the same machine; load average ${loadAverage()}`);
-
-    const evm = { urls: { direct: anvil.url, nginx: ngEvm.url, gateway: gw.evmUrl }, pids: { direct: anvil.pid, nginx: ngEvm.workerPid, gateway: gw.pid } };
-    const node = { urls: { direct: devnet.url, nginx: ngNode.url, gateway: gw.url }, pids: { direct: devnet.pid, nginx: ngNode.workerPid, gateway: gw.pid } };
-    // The pass-through cases also go through the bare Node.js proxy (listed before the gateway) and the
-    // gateway with batching off (after it).
-    const around = (map, bare, plain) => {
-      const { gateway, ...rest } = map;
-      return { ...rest, bare, gateway, unbatched: plain };
-    };
-    const withBare = (routes, bare, plain) => ({ urls: around(routes.urls, bare.url, plain.url), pids: around(routes.pids, bare.pid, plain.pid) });
-    const freshAddress = (n) => `0xb0${n.toString(16).padStart(38, '0')}`;
-    const freshKey = (n) => Buffer.from(`bench-key-${n}`).toString('hex');
-    const cases = [
-      { name: '(a) eth_getBalance, fresh address', kind: 'pass-through', ...withBare(evm, bareEvm, { url: unbatched.evmUrl, pid: unbatched.pid }), bodyAt: (n) => rpcBody('eth_getBalance', [freshAddress(n), 'latest']) },
-      { name: '(b) eth_getBlockByNumber(0x1, true)', kind: 'cached', ...evm, bodyAt: () => rpcBody('eth_getBlockByNumber', ['0x1', true]) },
-      { name: '(c) node block, height 2', kind: 'cached', ...node, bodyAt: () => rpcBody('block', { height: '2' }) },
-      { name: '(c) node abci_query, fresh key', kind: 'pass-through', ...withBare(node, bareNode, unbatched), bodyAt: (n) => rpcBody('abci_query', { path: '/key', data: freshKey(n), prove: false }) },
-    ];
-
-    const rows = [];
-    const ratios = [];
-    for (const c of cases) {
-      await check(c);
-      const runs = Object.fromEntries(Object.keys(c.urls).map((via) => [via, []]));
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const [via, url] of Object.entries(c.urls)) {
-          // The warm-up also fills the gateway's cache for the cached cases.
-          runs[via].push(await measure(c.pids[via], { url: `${url}/`, bodyAt: c.bodyAt, connections: CONNECTIONS }, DURATION));
-        }
+  const rows = [];
+  const ratios = [];
+  for (const c of cases) {
+    await checkRoutes(c.urls, c.bodyAt(0), c.name);
+    const runs = Object.fromEntries(Object.keys(c.urls).map((via) => [via, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [via, url] of Object.entries(c.urls)) {
+        // The warm-up also fills the gateway's cache for the cached cases.
+        runs[via].push(await measure(c.pids[via], { url: `${url}/`, bodyAt: c.bodyAt, connections: CONNECTIONS }, DURATION));
       }
-      const got = {};
-      for (const via of Object.keys(c.urls)) {
-        const r = (got[via] = medianRun(runs[via]));
-        rows.push({ case: c.name, via: VIA[via] ?? via, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'CPU µs/req': r.cpu.toFixed(1) });
-      }
-      const t = TARGETS[c.kind];
-      const vsNginx = got.gateway.rps / got.nginx.rps;
-      const met = vsNginx >= t.vsNginx && (t.cpu === undefined || got.gateway.cpu <= t.cpu);
-      ratios.push({
-        case: c.name,
-        kind: c.kind,
-        'gw/nginx': vsNginx.toFixed(2),
-        'gw/direct': (got.gateway.rps / got.direct.rps).toFixed(2),
-        'gw p50 − nginx p50 ms': (got.gateway.p50 - got.nginx.p50).toFixed(2),
-        'gw CPU µs/req': got.gateway.cpu.toFixed(1),
-        'bare/nginx': got.bare ? (got.bare.rps / got.nginx.rps).toFixed(2) : '',
-        'bare CPU µs/req': got.bare ? got.bare.cpu.toFixed(1) : '',
-        'gw/bare': got.bare ? (got.gateway.rps / got.bare.rps).toFixed(2) : '',
-        'unbatched/nginx': got.unbatched ? (got.unbatched.rps / got.nginx.rps).toFixed(2) : '',
-        'unbatched CPU µs/req': got.unbatched ? got.unbatched.cpu.toFixed(1) : '',
-        target: `gw/nginx ≥ ${t.vsNginx}${t.cpu === undefined ? '' : `, CPU ≤ ${t.cpu} µs`}`,
-        met: met ? 'yes' : 'NO',
-      });
     }
-    console.log('CPU µs/req: of the gateway process, of nginx\'s worker, of the bare Node.js proxy, or (direct) of the upstream itself\n');
-    table(rows);
-    console.log('');
-    table(ratios);
-    console.log(`\nload average at the end ${loadAverage()}`);
-  } finally {
-    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    const got = {};
+    for (const via of Object.keys(c.urls)) {
+      const r = (got[via] = medianRun(runs[via]));
+      rows.push({ case: c.name, via: VIA[via] ?? via, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'CPU µs/req': r.cpu.toFixed(1) });
+    }
+    const t = TARGETS[c.kind];
+    const vsNginx = got.gateway.rps / got.nginx.rps;
+    const met = vsNginx >= t.vsNginx && (t.cpu === undefined || got.gateway.cpu <= t.cpu);
+    ratios.push({
+      case: c.name,
+      kind: c.kind,
+      'gw/nginx': vsNginx.toFixed(2),
+      'gw/direct': (got.gateway.rps / got.direct.rps).toFixed(2),
+      'gw p50 − nginx p50 ms': (got.gateway.p50 - got.nginx.p50).toFixed(2),
+      'gw CPU µs/req': got.gateway.cpu.toFixed(1),
+      'bare/nginx': got.bare ? (got.bare.rps / got.nginx.rps).toFixed(2) : '',
+      'bare CPU µs/req': got.bare ? got.bare.cpu.toFixed(1) : '',
+      'gw/bare': got.bare ? (got.gateway.rps / got.bare.rps).toFixed(2) : '',
+      'unbatched/nginx': got.unbatched ? (got.unbatched.rps / got.nginx.rps).toFixed(2) : '',
+      'unbatched CPU µs/req': got.unbatched ? got.unbatched.cpu.toFixed(1) : '',
+      target: `gw/nginx ≥ ${t.vsNginx}${t.cpu === undefined ? '' : `, CPU ≤ ${t.cpu} µs`}`,
+      met: met ? 'yes' : 'NO',
+    });
   }
-}
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
+  console.log('CPU µs/req: of the gateway process, of nginx\'s worker, of the bare Node.js proxy, or (direct) of the upstream itself\n');
+  printResults(rows, ratios);
 });

@@ -1,0 +1,119 @@
+'use strict';
+/**
+ * What one hop adds, one request at a time: a client with one keep-alive connection per route sends
+ * a request, waits for its answer, sends the next. Two uncached pass-through cases, every request its
+ * own JSON-RPC id and its own address or key:
+ *
+ *   eth_getBalance of a fresh address     over anvil (node_modules/@foundry-rs/anvil-linux-amd64)
+ *   node abci_query of a fresh key        over an embedded-devnet gateway (a second process)
+ *
+ * Each case goes to the same upstream four ways, the routes taking turns request by request (so a busy
+ * moment of a shared machine lands on all of them): direct; nginx (bench/lib.js startNginx: one worker,
+ * upstream keepalive); the bare Node.js proxy (bench/bare-proxy.js: node:http in, undici out, bytes
+ * copied through: Node's own floor for a hop); the gateway in upstream mode with its defaults (batching
+ * off). Prints p50/p90/p99 in µs, what each route adds over direct at p50 and p90, the CPU time per
+ * request of the process serving the route (nginx's worker, the bare proxy, the gateway; for `direct`,
+ * the upstream's over the requests of every route), and the ratio gateway-added / bare-added at p50
+ * (target ≤ 1.15).
+ *
+ * Environment: BENCH_REQUESTS (measured requests per route and case, default 4000, after 500 of
+ * warm-up), BENCH_GATEWAY_NODE_ARGS (extra node flags for the gateway, space-separated, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof`: a profile of the gateway written when it stops).
+ */
+const { cpuMicros, loadAverage, rpcBody, requireNginx, runBenchmark, printResults, startNginx, startUpstreams, startUpstreamGateway, startBareProxy, checkRoutes, sequentialClient, quantile } = require('./lib');
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
+const WARMUP = 500;
+const TARGET = 1.15;
+const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const VIA = { direct: 'direct', nginx: 'nginx', bare: 'bare Node.js proxy', gateway: 'gateway (defaults)' };
+
+let seq = 0;
+
+/**
+ * `count` requests on each route, turn by turn; returns each route's latencies (µs) and each
+ * serving process's CPU time over them (µs).
+ */
+async function run(c, clients, count) {
+  const routes = Object.keys(c.routes);
+  const pids = [...new Set(routes.map((via) => c.routes[via].pid))];
+  const before = new Map(pids.map((pid) => [pid, cpuMicros(pid)]));
+  const latencies = Object.fromEntries(routes.map((via) => [via, new Float64Array(count)]));
+  for (let i = 0; i < count; i++) {
+    // The order of the turn rotates: no route always follows the same one.
+    for (let k = 0; k < routes.length; k++) {
+      const via = routes[(i + k) % routes.length];
+      latencies[via][i] = await clients[via].post(c.bodyAt(seq++));
+    }
+  }
+  const cpu = new Map(pids.map((pid) => [pid, cpuMicros(pid) - before.get(pid)]));
+  return { latencies, cpu };
+}
+
+runBenchmark(async (started) => {
+  const nginx = requireNginx();
+  const { anvil, devnet } = await startUpstreams(started);
+  const ngEvm = started(await startNginx(nginx, anvil.url));
+  const ngNode = started(await startNginx(nginx, devnet.url));
+  const bareEvm = started(await startBareProxy(anvil.url));
+  const bareNode = started(await startBareProxy(devnet.url));
+  const gw = started(await startUpstreamGateway(devnet.url, anvil.url, undefined, GATEWAY_NODE_ARGS));
+  const freshAddress = (n) => `0xc0${n.toString(16).padStart(38, '0')}`;
+  const freshKey = (n) => Buffer.from(`hop-key-${n}`).toString('hex');
+  const cases = [
+    {
+      name: 'eth_getBalance, fresh address',
+      routes: { direct: anvil, nginx: { url: ngEvm.url, pid: ngEvm.workerPid }, bare: bareEvm, gateway: { url: gw.evmUrl, pid: gw.pid } },
+      bodyAt: (n) => rpcBody('eth_getBalance', [freshAddress(n), 'latest']),
+    },
+    {
+      name: 'node abci_query, fresh key',
+      routes: { direct: devnet, nginx: { url: ngNode.url, pid: ngNode.workerPid }, bare: bareNode, gateway: gw },
+      bodyAt: (n) => rpcBody('abci_query', { path: '/key', data: freshKey(n), prove: false }),
+    },
+  ];
+  console.log(`one request at a time, one keep-alive connection per route, routes taking turns; ${REQUESTS} requests per route and case after ${WARMUP} of warm-up; load average ${loadAverage()}\n`);
+  const rows = [];
+  const ratios = [];
+  for (const c of cases) {
+    const urls = Object.fromEntries(Object.entries(c.routes).map(([via, r]) => [via, r.url]));
+    await checkRoutes(urls, c.bodyAt(seq++), c.name);
+    const clients = Object.fromEntries(Object.entries(urls).map(([via, url]) => [via, sequentialClient(url)]));
+    try {
+      await run(c, clients, WARMUP);
+      const { latencies, cpu } = await run(c, clients, REQUESTS);
+      const q = {};
+      for (const [via, l] of Object.entries(latencies)) {
+        const sorted = l.sort();
+        q[via] = { p50: quantile(sorted, 0.5), p90: quantile(sorted, 0.9), p99: quantile(sorted, 0.99) };
+      }
+      const routes = Object.keys(c.routes);
+      for (const via of routes) {
+        const own = via === 'direct' ? cpu.get(c.routes.direct.pid) / (REQUESTS * routes.length) : cpu.get(c.routes[via].pid) / REQUESTS;
+        rows.push({
+          case: c.name,
+          via: VIA[via],
+          'p50 µs': q[via].p50.toFixed(0),
+          'p90 µs': q[via].p90.toFixed(0),
+          'p99 µs': q[via].p99.toFixed(0),
+          'added p50 µs': via === 'direct' ? '' : (q[via].p50 - q.direct.p50).toFixed(0),
+          'added p90 µs': via === 'direct' ? '' : (q[via].p90 - q.direct.p90).toFixed(0),
+          'CPU µs/req': `${own.toFixed(1)}${via === 'direct' ? ' (upstream)' : ''}`,
+        });
+      }
+      const added = (via, p) => q[via][p] - q.direct[p];
+      const ratio = added('gateway', 'p50') / added('bare', 'p50');
+      ratios.push({
+        case: c.name,
+        'gateway added / bare added, p50': ratio.toFixed(2),
+        'same, p90': (added('gateway', 'p90') / added('bare', 'p90')).toFixed(2),
+        'gateway added − bare added, p50 µs': (added('gateway', 'p50') - added('bare', 'p50')).toFixed(0),
+        target: `≤ ${TARGET}`,
+        met: ratio <= TARGET ? 'yes' : 'NO',
+      });
+    } finally {
+      await Promise.all(Object.values(clients).map((client) => client.close()));
+    }
+  }
+  printResults(rows, ratios);
+});
