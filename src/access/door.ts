@@ -1,20 +1,72 @@
 import type { IncomingMessage } from 'node:http';
-import type { AccessService, Admission } from './access.service';
+import type { Caller } from '../rpc/call-context';
+import type { Dialect } from '../rpc/dialect';
+import type { RpcError } from '../rpc/errors';
+import type { RpcInterface } from '../rpc/registration';
+import { keyRefusalStatus, type AccessService, type Admission, type IpCapKind } from './access.service';
 import { normalizeIp } from './client-address';
 import { splitKeyPath } from './key-path';
 
-/** A request at a transport's door: the path it routes (any `/key/<k>` prefix taken off) and who it is from. */
-export type Entry = { readonly url: string } & Admission;
+/** Why a request is not served: the HTTP status and the JSON-RPC error of the answer. */
+export interface Refusal {
+  readonly status: 401 | 429 | 503;
+  readonly error: RpcError;
+}
 
 /**
- * Admits an HTTP request or a WebSocket upgrade (see AccessService.admit); without the access module
- * (an interface booted alone) every request is admitted as from its peer's address.
+ * A request past the door, with the path it routes (any `/key/<k>` prefix taken off): admitted (who it
+ * is from, and the release of the per-IP place it holds, if any), turned away by the transport's own
+ * rule (`turned`: the transport's answer), or refused (a key, a per-IP cap).
  */
-export function enter(access: AccessService | undefined, req: IncomingMessage): Entry | Promise<Entry> {
-  const { key, url } = splitKeyPath(req.url ?? '/');
-  if (access === undefined) return { url, caller: { ip: normalizeIp(req.socket.remoteAddress ?? 'unix') } };
-  const admission = access.admit(req, key);
-  return admission instanceof Promise ? admission.then((a) => ({ url, ...a })) : { url, ...admission };
+export type Pass<Turned = never> =
+  | { readonly url: string; readonly caller: Caller; readonly release?: () => void }
+  | { readonly url: string; readonly refused: Refusal }
+  | ([Turned] extends [never] ? never : { readonly url: string; readonly turned: Turned });
+
+/** What a transport adds to the door: its own rule, judged before any key, and the place a client holds. */
+export interface DoorRules<Turned> {
+  /** The transport's answer for a request it does not serve (a path, a method, an origin), if any. */
+  route?(url: string, req: IncomingMessage): Turned | undefined;
+  /** A per-IP place an admitted client holds until it leaves (a WebSocket), with the error at the cap. */
+  readonly place?: { readonly kind: IpCapKind; capReached(key: string, max: number): RpcError };
+}
+
+/**
+ * The one admission step of every transport, HTTP request or WebSocket upgrade alike: who the request
+ * is from (see AccessService.admit), the transport's own rule, the API key's refusal, the per-IP place;
+ * every refusal is counted under the interface's refusals. Without the access module (an interface
+ * booted alone) every request is admitted as from its peer's address. Synchronous unless a key has to be
+ * looked up in Redis.
+ */
+export class Door<Turned = never> {
+  constructor(
+    private readonly access: AccessService | undefined,
+    private readonly rpc: RpcInterface,
+    private readonly dialect: Dialect,
+    private readonly rules: DoorRules<Turned> = {},
+  ) {}
+
+  pass(req: IncomingMessage): Pass<Turned> | Promise<Pass<Turned>> {
+    const { key, url } = splitKeyPath(req.url ?? '/');
+    if (this.access === undefined) return this.settle(req, url, { caller: { ip: normalizeIp(req.socket.remoteAddress ?? 'unix') } });
+    const admission = this.access.admit(req, key);
+    return admission instanceof Promise ? admission.then((a) => this.settle(req, url, a)) : this.settle(req, url, admission);
+  }
+
+  private settle(req: IncomingMessage, url: string, admission: Admission): Pass<Turned> {
+    const turned = this.rules.route?.(url, req);
+    if (turned !== undefined) return { url, turned } as Pass<Turned>;
+    if ('refused' in admission) {
+      this.access?.refused(this.rpc, admission.refused);
+      return { url, refused: { status: keyRefusalStatus(admission.refused), error: this.dialect.unauthorized(admission.refused) } };
+    }
+    const place = this.rules.place;
+    if (place === undefined || this.access === undefined) return { url, caller: admission.caller };
+    const release = this.access.takeIpPlace(this.rpc, place.kind, admission.caller.ip);
+    if (release !== undefined) return { url, caller: admission.caller, release };
+    const { key, max } = this.access.capOf(place.kind);
+    return { url, refused: { status: 429, error: place.capReached(key, max) } };
+  }
 }
 
 /** The Retry-After header's seconds for a wait in milliseconds (at least 1). */

@@ -11,7 +11,7 @@ import { PersonalModule } from './personal/personal.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { EvmHttpTransport } from './transports/http/evm-http.transport';
 import { TxpoolModule } from './txpool/txpool.module';
-import { EvmWsTransport } from './transports/ws/evm-ws.transport';
+import { EvmWsGateway } from './transports/ws/evm-ws.gateway';
 import { Web3Module } from './web3/web3.module';
 
 /**
@@ -33,7 +33,7 @@ import { Web3Module } from './web3/web3.module';
     AdminModule,
     MinerModule,
   ],
-  providers: [EvmHttpTransport, EvmWsTransport],
+  providers: [EvmHttpTransport, EvmWsGateway],
   exports: [EvmRpcCoreModule],
 })
 export class EvmRpcModule {}

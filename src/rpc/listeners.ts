@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { limitConnections } from './http/connection-limit';
 import { closeServer, listen } from './http/listen';
 import type { RpcInterface } from './registration';
-import type { WsEndpoint } from './ws-endpoint';
+import type { JsonRpcWsGateway } from './ws-gateway';
+import { WsGateways } from './ws-gateways';
 
 /** One HTTP listener of an interface: where it listens, how it answers, and its limits. */
 export interface Listener {
@@ -23,8 +25,8 @@ export interface Listener {
   readonly timeouts?: { readonly keepAlive?: number; readonly request?: number; readonly headers?: number };
   handle(req: IncomingMessage, res: ServerResponse): void;
   upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
-  /** The WebSockets it serves, closed with the others on shutdown. */
-  readonly websockets?: WsEndpoint;
+  /** The gateway whose WebSockets it serves (its upgrades), closed with the others on shutdown. */
+  readonly websockets?: JsonRpcWsGateway;
 }
 
 interface Started {
@@ -35,22 +37,29 @@ interface Started {
 }
 
 /**
- * The one owner of every listener of both interfaces: starts them, counts their connections, stops
- * accepting on shutdown, lets keep-alive connections go once idle, and closes every WebSocket the same
- * way (1001, then cut after a grace period).
+ * The one owner of every listener of both interfaces: connects the WebSocket gateways (Nest's socket
+ * module) and starts the listeners, counts their connections, stops accepting on shutdown, lets
+ * keep-alive connections go once idle, and closes every WebSocket the same way (1001, then cut after a
+ * grace period).
  */
 @Injectable()
 export class Listeners {
   private readonly listeners: Listener[] = [];
   private started: Started[] = [];
   private idleTimer: NodeJS.Timeout | undefined;
+  private readonly gateways: WsGateways;
+
+  constructor(moduleRef: ModuleRef) {
+    this.gateways = new WsGateways(moduleRef);
+  }
 
   add(listener: Listener): void {
     this.listeners.push(listener);
   }
 
-  /** Starts every listener added; resolves once all listen. */
+  /** Connects the gateways, then starts every listener added; resolves once all listen. */
   async start(): Promise<void> {
+    await this.gateways.connect();
     for (const listener of this.listeners) {
       const server = createServer(serverOptions(listener), (req, res) => listener.handle(req, res));
       if (listener.timeouts?.keepAlive !== undefined) server.keepAliveTimeout = listener.timeouts.keepAlive;
@@ -73,7 +82,7 @@ export class Listeners {
   connections(rpc: RpcInterface): { http: number; ws: number } {
     let sockets = 0;
     let ws = 0;
-    const endpoints = new Set<WsEndpoint>();
+    const endpoints = new Set<JsonRpcWsGateway>();
     for (const s of this.started) {
       if (s.listener.rpc !== rpc) continue;
       sockets += s.sockets();
@@ -96,6 +105,7 @@ export class Listeners {
     const endpoints = new Set(this.started.flatMap((s) => (s.listener.websockets ? [s.listener.websockets] : [])));
     await Promise.all([...endpoints].map((e) => e.closeAll(graceMs)));
     await Promise.all(this.started.map((s) => closeServer(s.server)));
+    await this.gateways.close();
     this.started = [];
   }
 }

@@ -1,26 +1,23 @@
 import { Inject, Injectable, Optional, type OnModuleInit } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { AccessService, keyRefusalStatus } from '../../access/access.service';
-import { enter, retryAfterSeconds, type Entry } from '../../access/door';
+import { AccessService } from '../../access/access.service';
+import { Door, retryAfterSeconds, type Pass } from '../../access/door';
 import { GatewayConfigService } from '../../config/gateway-config.service';
 import { requestIdGenerator } from '../../logging/gateway-logger';
 import { MetricsService } from '../../metrics/metrics.service';
 import type { CallContext, Caller } from '../../rpc/call-context';
 import type { RpcEngine } from '../../rpc/engine';
 import { errorAnswer } from '../../rpc/envelope';
-import { LimitError, MethodNotFoundError, RateLimitedError } from '../../rpc/errors';
+import { MethodNotFoundError, RateLimitedError } from '../../rpc/errors';
 import { readBody } from '../../rpc/http/body-reader';
 import { corsOf, type Cors, type HeaderList } from '../../rpc/http/cors';
 import { httpError } from '../../rpc/http/plain-replies';
 import { Listeners } from '../../rpc/listeners';
 import { RPC_ENGINE } from '../../rpc/registration';
-import { WsEndpoint } from '../../rpc/ws-endpoint';
 import { BodyTooLargeError } from '../node-errors';
 import { endpointListHtml } from './endpoint-list';
+import { NodeWsGateway } from './node-ws.gateway';
 
-/** CometBFT's WebSocket timings: ping every 27 s, read deadline 30 s. */
-const KEEP_ALIVE = { pingMs: 27_000, readTimeoutMs: 30_000 };
 const CACHE_CONTROL_IMMUTABLE = 'public, max-age=86400';
 const JSON_TYPE = 'application/json';
 
@@ -30,31 +27,28 @@ function remoteOf(req: IncomingMessage): string {
 
 /**
  * The node RPC's transports on each `[rpc] laddr`: JSON-RPC on `POST /` (any HTTP method with a body,
- * as CometBFT's mux), URI calls on `/<method>`, the endpoint list on `/` without a body, JSON-RPC over
- * WebSocket on `/websocket`, and Go's plain 404 everywhere else. A thin adapter over the engine.
+ * as CometBFT's mux), URI calls on `/<method>`, the endpoint list on `/` without a body, and Go's plain
+ * 404 everywhere else; its upgrades go to the WebSocket gateway (`/websocket`). A thin adapter over the
+ * engine.
  */
 @Injectable()
 export class NodeHttpTransport implements OnModuleInit {
   private readonly requestId = requestIdGenerator();
   private readonly cors: Cors | undefined;
-  private readonly websockets: WsEndpoint;
+  private readonly door: Door;
 
   constructor(
     @Inject(RPC_ENGINE.node) private readonly engine: RpcEngine,
     private readonly config: GatewayConfigService,
     private readonly listeners: Listeners,
+    private readonly websockets: NodeWsGateway,
     @Optional() private readonly metrics?: MetricsService,
-    @Optional() private readonly access?: AccessService,
+    @Optional() access?: AccessService,
   ) {
     const rpc = config.rpc;
     this.cors =
       rpc.cors_allowed_origins.length > 0 ? corsOf({ origins: rpc.cors_allowed_origins, methods: rpc.cors_allowed_methods, headers: rpc.cors_allowed_headers }) : undefined;
-    this.websockets = new WsEndpoint(engine, {
-      maxPayload: rpc.max_body_bytes,
-      sendQueue: rpc.experimental_websocket_write_buffer_size,
-      keepAlive: KEEP_ALIVE,
-      onOversized: () => this.refuse('max_body_bytes'),
-    });
+    this.door = new Door(access, 'node', engine.dialect);
   }
 
   onModuleInit(): void {
@@ -72,7 +66,7 @@ export class NodeHttpTransport implements OnModuleInit {
         onRefused: () => this.refuse('max_open_connections'),
         timeouts: { headers, request: limits.rpc_read_timeout, keepAlive: limits.rpc_idle_timeout },
         handle: (req, res) => this.onRequest(req, res),
-        upgrade: (req, socket, head) => this.onUpgrade(req, socket, head),
+        upgrade: (req, socket, head) => this.websockets.upgrade(req, socket, head),
         websockets: this.websockets,
       });
     }
@@ -82,45 +76,21 @@ export class NodeHttpTransport implements OnModuleInit {
     this.metrics?.refuse('node', 'limit', limit);
   }
 
-  private onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const entry = enter(this.access, req);
-    if (entry instanceof Promise) entry.then((e) => this.upgrade(req, socket, head, e), () => socket.destroy());
-    else this.upgrade(req, socket, head, entry);
-  }
-
-  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, entry: Entry): void {
-    if (entry.url.split('?')[0] !== '/websocket') {
-      socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n404 page not found\n');
-      return;
-    }
-    if ('refused' in entry) {
-      this.access?.refused('node', entry.refused);
-      return refuseUpgrade(socket, keyRefusalStatus(entry.refused), errorAnswer(undefined, this.engine.dialect.unauthorized(entry.refused)));
-    }
-    const release = this.access?.takeIpPlace('node', 'ws', entry.caller.ip);
-    if (this.access && !release) {
-      const { key, max } = this.access.capOf('ws');
-      return refuseUpgrade(socket, 429, errorAnswer(undefined, new LimitError(key, 'Invalid Request', -32600, `${key} ${max} reached`)));
-    }
-    this.websockets.accept(req, socket, head, { caller: entry.caller, onClose: release });
-  }
-
   private onRequest(req: IncomingMessage, res: ServerResponse): void {
     const preflight = this.cors?.preflight(req.method, req.headers);
     if (preflight) return send(res, 204, preflight);
     const cors = this.cors?.headers(req.method, req.headers) ?? [];
-    const entry = enter(this.access, req);
-    if (entry instanceof Promise) entry.then((e) => this.admitted(req, res, e, cors), (err: Error) => httpError(res, 500, err.message, cors));
-    else this.admitted(req, res, entry, cors);
+    const pass = this.door.pass(req);
+    if (pass instanceof Promise) pass.then((p) => this.admitted(req, res, p, cors), (err: Error) => httpError(res, 500, err.message, cors));
+    else this.admitted(req, res, pass, cors);
   }
 
-  private admitted(req: IncomingMessage, res: ServerResponse, entry: Entry, cors: HeaderList): void {
+  private admitted(req: IncomingMessage, res: ServerResponse, entry: Pass, cors: HeaderList): void {
     if ('refused' in entry) {
-      this.access?.refused('node', entry.refused);
       res.shouldKeepAlive = false;
-      const status = keyRefusalStatus(entry.refused);
+      const status = entry.refused.status;
       const headers = [...cors, 'Content-Type', JSON_TYPE, 'Connection', 'close', ...(status === 401 ? ['WWW-Authenticate', 'Bearer'] : [])];
-      return send(res, status, headers, errorAnswer(undefined, this.engine.dialect.unauthorized(entry.refused)));
+      return send(res, status, headers, errorAnswer(undefined, entry.refused.error));
     }
     readBody(req, this.config.rpc.max_body_bytes, (body) => {
       if (body === undefined) {
@@ -181,13 +151,6 @@ export class NodeHttpTransport implements OnModuleInit {
     if (reply.retryAfterMs !== undefined) headers.push('Retry-After', retryAfterSeconds(reply.retryAfterMs));
     send(res, reply.failed ? 500 : reply.retryAfterMs !== undefined ? 429 : 200, headers, reply.body);
   }
-}
-
-/** Refuses a WebSocket handshake with `status` and a JSON-RPC error body, then closes. */
-function refuseUpgrade(socket: Duplex, status: 401 | 429 | 503, body: string): void {
-  const reason = { 401: 'Unauthorized', 429: 'Too Many Requests', 503: 'Service Unavailable' }[status];
-  const extra = status === 401 ? 'WWW-Authenticate: Bearer\r\n' : '';
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${JSON_TYPE}\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 function serverTime(): string[] {

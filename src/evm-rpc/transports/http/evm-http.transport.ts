@@ -1,7 +1,7 @@
 import { Inject, Injectable, Optional, type OnModuleInit } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AccessService, keyRefusalStatus } from '../../../access/access.service';
-import { enter, retryAfterSeconds, type Entry } from '../../../access/door';
+import { AccessService } from '../../../access/access.service';
+import { Door, retryAfterSeconds, type Pass } from '../../../access/door';
 import { GatewayConfigService } from '../../../config/gateway-config.service';
 import type { Caller } from '../../../rpc/call-context';
 import type { RpcEngine } from '../../../rpc/engine';
@@ -20,13 +20,17 @@ import { MAX_BODY_BYTES, refuseRequest } from './request-checks';
 @Injectable()
 export class EvmHttpTransport implements OnModuleInit {
   private readonly cors = corsOf(RS_CORS_DEFAULT);
+  private readonly door: Door<404 | 405>;
 
   constructor(
     @Inject(RPC_ENGINE.evm) private readonly engine: RpcEngine,
     private readonly config: GatewayConfigService,
     private readonly listeners: Listeners,
-    @Optional() private readonly access?: AccessService,
-  ) {}
+    @Optional() access?: AccessService,
+  ) {
+    // Evmos' router answers a path or a method it does not serve before any key is looked at.
+    this.door = new Door(access, 'evm', engine.dialect, { route: (url, req) => routeOf(url, req.method) });
+  }
 
   onModuleInit(): void {
     const rpc = this.config.jsonRpc;
@@ -46,21 +50,17 @@ export class EvmHttpTransport implements OnModuleInit {
     const preflight = this.cors.preflight(req.method, req.headers);
     if (preflight) return emptyReply(res, 204, preflight);
     const cors = this.cors.headers(req.method, req.headers);
-    const entry = enter(this.access, req);
-    if (entry instanceof Promise) entry.then((e) => this.admitted(req, res, e, cors), (err: Error) => httpError(res, 500, err.message, cors));
-    else this.admitted(req, res, entry, cors);
+    const pass = this.door.pass(req);
+    if (pass instanceof Promise) pass.then((p) => this.admitted(req, res, p, cors), (err: Error) => httpError(res, 500, err.message, cors));
+    else this.admitted(req, res, pass, cors);
   }
 
-  private admitted(req: IncomingMessage, res: ServerResponse, entry: Entry, cors: HeaderList): void {
-    const url = entry.url;
-    const q = url.indexOf('?');
-    if ((q < 0 ? url : url.slice(0, q)) !== '/') return httpError(res, 404, '404 page not found', cors);
-    if (req.method !== 'POST') return emptyReply(res, 405, cors);
+  private admitted(req: IncomingMessage, res: ServerResponse, entry: Pass<404 | 405>, cors: HeaderList): void {
+    if ('turned' in entry) return entry.turned === 404 ? httpError(res, 404, '404 page not found', cors) : emptyReply(res, 405, cors);
     if ('refused' in entry) {
-      this.access?.refused('evm', entry.refused);
       res.shouldKeepAlive = false;
-      const status = keyRefusalStatus(entry.refused);
-      const body = Buffer.from(errorAnswer('null', this.engine.dialect.unauthorized(entry.refused)) + '\n');
+      const status = entry.refused.status;
+      const body = Buffer.from(errorAnswer('null', entry.refused.error) + '\n');
       const auth = status === 401 ? ['WWW-Authenticate', 'Bearer'] : [];
       res.writeHead(status, ['Content-Type', 'application/json', 'Content-Length', String(body.length), ...auth, ...cors]);
       res.end(body);
@@ -101,4 +101,11 @@ export class EvmHttpTransport implements OnModuleInit {
         (err: Error) => httpError(res, 400, err.message, cors),
       );
   }
+}
+
+/** Evmos' routes: only `POST /` is served; another path is 404, another method on `/` 405. */
+function routeOf(url: string, method: string | undefined): 404 | 405 | undefined {
+  const q = url.indexOf('?');
+  if ((q < 0 ? url : url.slice(0, q)) !== '/') return 404;
+  return method === 'POST' ? undefined : 405;
 }
