@@ -8,8 +8,15 @@ import { JsonRpcWsGateway } from '../../src/rpc/ws-gateway';
 import { PipelineSocket } from '../support/raw-ws';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 
+interface Answer {
+  readonly jsonrpc: string;
+  readonly id: number;
+  readonly result?: unknown;
+  readonly error?: unknown;
+}
+
 /** The JSON-RPC answer to `body` on a fresh socket. */
-async function ask(url: string, body: object): Promise<{ ws: PipelineSocket; answer: any }> {
+async function ask(url: string, body: object): Promise<{ ws: PipelineSocket; answer: Answer }> {
   const opened = await PipelineSocket.open(url);
   if (!opened.ok) throw new Error(`handshake refused: ${opened.status} ${opened.body}`);
   opened.ws.socket.send(JSON.stringify(body));
@@ -21,7 +28,7 @@ async function ask(url: string, body: object): Promise<{ ws: PipelineSocket; ans
       }
     }, 5);
   });
-  return { ws: opened.ws, answer: opened.ws.messages[0] };
+  return { ws: opened.ws, answer: opened.ws.messages[0] as Answer };
 }
 
 const closed = (socket: WebSocket) => new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
