@@ -11,22 +11,22 @@
  * backend's reads (the devnet or the upstream pools); see tx-mapping.ts for how. A found mapping never
  * changes (CometBFT blocks are final), so an answer is immutable; errors are never kept.
  */
-import { defineMethod, definePlugin, IMMUTABLE, nodeCodecs, param, PLUGIN_API_VERSION, type AnyMethod } from 'rpc-gateway/plugin-api';
+import { defineMethod, definePlugin, IMMUTABLE, nodeCodecs, param, type AnyMethod } from 'rpc-gateway/plugin-api';
 import { evmHashParam } from './evm-hash-param';
 import { TxMapping } from './tx-mapping';
 
 export default definePlugin({
   name: 'cosmos',
   version: '1.0.0',
-  apiVersion: PLUGIN_API_VERSION,
+  apiVersion: 2,
   interface: 'node',
   namespaces: ['cosmos'],
   methods(ctx): readonly AnyMethod[] {
     const mapping = new TxMapping(ctx.node, ctx.evm);
     const lookup = { group: 'cosmos', idempotent: true, cache: () => IMMUTABLE } as const;
     return [
-      defineMethod({ ...lookup, name: 'tx_by_evm_hash', params: [param('hash', evmHashParam)], handler: (a) => mapping.txByEvmHash(a.hash) }),
-      defineMethod({ ...lookup, name: 'evm_tx_hash', params: [param('hash', nodeCodecs.bytes)], handler: (a) => mapping.evmTxHash(a.hash) }),
+      defineMethod({ ...lookup, name: 'tx_by_evm_hash', params: [param('hash', evmHashParam)], handler: (a, call) => mapping.txByEvmHash(a.hash, call) }),
+      defineMethod({ ...lookup, name: 'evm_tx_hash', params: [param('hash', nodeCodecs.bytes)], handler: (a, call) => mapping.evmTxHash(a.hash, call) }),
     ];
   },
 });

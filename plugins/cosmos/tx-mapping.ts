@@ -11,7 +11,7 @@
  * CometBFT tx → EVM hash: the node's `tx` answer, its bytes read (else its `ethereum_tx` events).
  */
 import { createHash } from 'node:crypto';
-import { ApplicationError, type EvmBackend, type Json, type JsonObject, type NodeBackend } from 'rpc-gateway/plugin-api';
+import { ApplicationError, evmMethods, nodeMethods, type CallContext, type Json, type JsonObject, type PluginInvoker, type RpcReceipt } from 'rpc-gateway/plugin-api';
 import { evmHashesInEvents, evmHashesOfTx } from './carried-evm-txs';
 
 /** What `evm_tx_hash` answers: the EVM hash and where the CometBFT tx is (as its `tx` answer says). */
@@ -31,57 +31,58 @@ const messageOf = (err: unknown): string => (err instanceof Error ? err.message 
 
 export class TxMapping {
   constructor(
-    private readonly node: NodeBackend,
-    private readonly evm: EvmBackend,
+    private readonly node: PluginInvoker,
+    private readonly evm: PluginInvoker,
   ) {}
 
   /** The node's `tx` answer for the CometBFT tx carrying EVM tx `evmHash` (lower-case 0x-hex). */
-  async txByEvmHash(evmHash: string): Promise<JsonObject> {
+  async txByEvmHash(evmHash: string, ctx?: CallContext): Promise<JsonObject> {
     if (evmHash === '') throw new ApplicationError('EVM transaction hash cannot be empty');
-    return this.node.tx(await this.cometHashOf(evmHash), false);
+    return this.node.invoke(nodeMethods.tx, { hash: await this.cometHashOf(evmHash, ctx), prove: false }, ctx);
   }
 
   /** The EVM hash the CometBFT tx `hash` carries, and where that tx is. */
-  async evmTxHash(hash: Uint8Array): Promise<EvmTxHashJson> {
-    const tx = await this.node.tx(hash, false);
+  async evmTxHash(hash: Uint8Array, ctx?: CallContext): Promise<EvmTxHashJson> {
+    const tx = await this.node.invoke(nodeMethods.tx, { hash, prove: false }, ctx);
     const bytes = typeof tx.tx === 'string' ? Buffer.from(tx.tx, 'base64') : new Uint8Array(0);
     const [evmHash] = [...evmHashesOfTx(bytes), ...evmHashesInEvents(field(tx.tx_result, 'events'))];
     if (evmHash === undefined) throw new ApplicationError(`tx (${upperHex(hash)}) carries no EVM transaction`);
     return { evm_hash: evmHash, height: String(tx.height), index: Number(tx.index) };
   }
 
-  private async cometHashOf(evmHash: string): Promise<Uint8Array> {
-    let receipt: JsonObject | null;
+  private async cometHashOf(evmHash: string, ctx: CallContext | undefined): Promise<Uint8Array> {
+    let receipt: RpcReceipt | null;
     try {
-      receipt = await this.evm.getTransactionReceipt(evmHash);
+      receipt = await this.evm.invoke(evmMethods.eth_getTransactionReceipt, { hash: evmHash }, ctx);
     } catch (err) {
-      return this.searchIndex(evmHash, messageOf(err));
+      return this.searchIndex(evmHash, messageOf(err), ctx);
     }
     if (receipt === null) throw notFound(evmHash);
-    const number = receipt.blockNumber;
-    if (typeof number !== 'string' || !/^0x[0-9a-fA-F]+$/.test(number)) return this.searchIndex(evmHash, 'its receipt names no block');
+    const number: Json | undefined = receipt.blockNumber;
+    if (typeof number !== 'string' || !/^0x[0-9a-fA-F]+$/.test(number)) return this.searchIndex(evmHash, 'its receipt names no block', ctx);
     const height = BigInt(number);
-    return (await this.findInBlock(height, evmHash)) ?? this.searchIndex(evmHash, `no tx of block ${height} carries it`);
+    return (await this.findInBlock(height, evmHash, ctx)) ?? this.searchIndex(evmHash, `no tx of block ${height} carries it`, ctx);
   }
 
   /** The CometBFT hash of the tx of block `height` that carries `evmHash`. */
-  private async findInBlock(height: bigint, evmHash: string): Promise<Uint8Array | undefined> {
-    const data = field(field(await this.node.block(height), 'block'), 'data');
+  private async findInBlock(height: bigint, evmHash: string, ctx: CallContext | undefined): Promise<Uint8Array | undefined> {
+    const data = field(field(await this.node.invoke(nodeMethods.block, { height }, ctx), 'block'), 'data');
     const encoded = field(data, 'txs');
     const txs = Array.isArray(encoded) ? encoded.map((t) => Buffer.from(typeof t === 'string' ? t : '', 'base64')) : [];
     const byBytes = txs.find((tx) => evmHashesOfTx(tx).includes(evmHash));
     if (byBytes !== undefined) return sha256(byBytes);
     // Bytes that do not tell (a MsgEthereumTx with neither `raw` nor `hash`): the executed txs' events do.
-    const results = field(await this.node.blockResults(height), 'txs_results');
+    const results = field(await this.node.invoke(nodeMethods.block_results, { height }, ctx), 'txs_results');
     const index = Array.isArray(results) ? results.findIndex((r) => evmHashesInEvents(field(r, 'events')).includes(evmHash)) : -1;
     return index >= 0 && index < txs.length ? sha256(txs[index]) : undefined;
   }
 
   /** The node's tx index, by the `ethereum_tx` event x/evm emits; `why` says why the EVM RPC was not enough. */
-  private async searchIndex(evmHash: string, why: string): Promise<Uint8Array> {
+  private async searchIndex(evmHash: string, why: string, ctx: CallContext | undefined): Promise<Uint8Array> {
     let found: JsonObject;
     try {
-      found = await this.node.txSearch(`ethereum_tx.ethereumTxHash='${evmHash}'`, false, undefined, undefined, 'asc');
+      const query = `ethereum_tx.ethereumTxHash='${evmHash}'`;
+      found = await this.node.invoke(nodeMethods.tx_search, { query, prove: false, page: undefined, per_page: undefined, order_by: 'asc' }, ctx);
     } catch (err) {
       throw new ApplicationError(`cannot look up EVM tx (${evmHash}): the EVM RPC did not find it (${why}) and tx_search failed (${messageOf(err)})`);
     }

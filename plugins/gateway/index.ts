@@ -13,7 +13,7 @@ import { cacheOfPools, queueOf, upstreamsOfPools, type PoolCacheJson, type PoolU
 export default definePlugin({
   name: 'gateway',
   version: '1.0.0',
-  apiVersion: PLUGIN_API_VERSION,
+  apiVersion: 2,
   interface: 'evm',
   namespaces: ['gateway'],
   methods(ctx): readonly AnyMethod[] {

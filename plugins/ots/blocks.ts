@@ -11,13 +11,29 @@
  *
  * Objects are written with their keys sorted, as erigon's maps are. An unknown block is null.
  */
-import { defineMethod, evmCodecs, FOUND, foundAt, heightAt, param, type AnyMethod, type BlockRef, type EvmBackend, type Json, type JsonObject } from 'rpc-gateway/plugin-api';
+import {
+  defineMethod,
+  evmCodecs,
+  evmMethods,
+  FOUND,
+  foundAt,
+  heightAt,
+  param,
+  type AnyMethod,
+  type BlockRef,
+  type CallContext,
+  type Json,
+  type JsonObject,
+  type PluginInvoker,
+  type RpcBlock,
+  type RpcTransaction,
+} from 'rpc-gateway/plugin-api';
 import { blockNumber, uint8 } from './params';
 
 const byHash = (hash: string): BlockRef => ({ kind: 'hash', hash, requireCanonical: false });
 const SELECTOR_HEX = 2 + 8;
 
-export function blockMethods(evm: EvmBackend): AnyMethod[] {
+export function blockMethods(evm: PluginInvoker): AnyMethod[] {
   const read = { group: 'ots', idempotent: true, forward: true } as const;
   const atBlock = { cache: (a: { readonly number: BlockRef }) => foundAt(a.number), height: (a: { readonly number: BlockRef }) => heightAt(a.number) };
   return [
@@ -26,29 +42,36 @@ export function blockMethods(evm: EvmBackend): AnyMethod[] {
       ...atBlock,
       name: 'ots_getBlockDetails',
       params: [param('number', blockNumber)],
-      handler: (a) => blockDetails(evm, a.number),
+      handler: (a, ctx) => blockDetails(evm, a.number, ctx),
     }),
     defineMethod({
       ...read,
       name: 'ots_getBlockDetailsByHash',
       params: [param('hash', evmCodecs.hash)],
       cache: () => FOUND,
-      handler: (a) => blockDetails(evm, byHash(a.hash)),
+      handler: (a, ctx) => blockDetails(evm, byHash(a.hash), ctx),
     }),
     defineMethod({
       ...read,
       ...atBlock,
       name: 'ots_getBlockTransactions',
       params: [param('number', blockNumber), param('pageNumber', uint8), param('pageSize', uint8)],
-      handler: (a) => blockTransactions(evm, a.number, a.pageNumber, a.pageSize),
+      handler: (a, ctx) => blockTransactions(evm, a.number, a.pageNumber, a.pageSize, ctx),
     }),
   ];
 }
 
-async function blockDetails(evm: EvmBackend, ref: BlockRef): Promise<JsonObject | null> {
-  const block = await evm.getBlockByNumber(ref, false);
+/** The block at `ref` (a number, a tag, or a hash), or null. */
+function blockAt(evm: PluginInvoker, ref: BlockRef, fullTransactions: boolean, ctx: CallContext): Promise<RpcBlock | null> {
+  return ref.kind === 'hash'
+    ? evm.invoke(evmMethods.eth_getBlockByHash, { hash: ref.hash, fullTransactions }, ctx)
+    : evm.invoke(evmMethods.eth_getBlockByNumber, { block: ref, fullTransactions }, ctx);
+}
+
+async function blockDetails(evm: PluginInvoker, ref: BlockRef, ctx: CallContext): Promise<JsonObject | null> {
+  const block = await blockAt(evm, ref, false, ctx);
   if (block === null) return null;
-  const receipts = (await evm.getBlockReceipts(byHash(String(block.hash)))) ?? [];
+  const receipts = (await evm.invoke(evmMethods.eth_getBlockReceipts, { block: byHash(block.hash) }, ctx)) ?? [];
   const { transactions, ...header } = block;
   const totalFees = receipts.reduce((sum, r) => sum + BigInt(String(r.gasUsed)) * BigInt(String(r.effectiveGasPrice)), 0n);
   return {
@@ -58,11 +81,11 @@ async function blockDetails(evm: EvmBackend, ref: BlockRef): Promise<JsonObject 
   };
 }
 
-async function blockTransactions(evm: EvmBackend, ref: BlockRef, pageNumber: number, pageSize: number): Promise<JsonObject | null> {
-  const block = await evm.getBlockByNumber(ref, true);
+async function blockTransactions(evm: PluginInvoker, ref: BlockRef, pageNumber: number, pageSize: number, ctx: CallContext): Promise<JsonObject | null> {
+  const block = await blockAt(evm, ref, true, ctx);
   if (block === null) return null;
-  const transactions = Array.isArray(block.transactions) ? (block.transactions as JsonObject[]) : [];
-  const receipts = (await evm.getBlockReceipts(byHash(String(block.hash)))) ?? [];
+  const transactions = Array.isArray(block.transactions) ? (block.transactions as RpcTransaction[]) : [];
+  const receipts = (await evm.invoke(evmMethods.eth_getBlockReceipts, { block: byHash(block.hash) }, ctx)) ?? [];
   const end = Math.max(transactions.length - pageNumber * pageSize, 0);
   const start = Math.max(end - pageSize, 0);
   const page = transactions.slice(start, end).map((tx) => ({ ...tx, input: selectorOf(tx.input) }));

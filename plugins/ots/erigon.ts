@@ -4,7 +4,7 @@
  * is the header as go-ethereum and erigon write one (types.Header: its fields in their order, then
  * `hash`); a block the node does not have is an error, `block header not found: <number>`.
  */
-import { ApplicationError, cacheAt, defineMethod, heightAt, param, type AnyMethod, type EvmBackend, type JsonObject } from 'rpc-gateway/plugin-api';
+import { ApplicationError, cacheAt, defineMethod, evmMethods, heightAt, param, type AnyMethod, type JsonObject, type PluginInvoker } from 'rpc-gateway/plugin-api';
 import { blockNumber } from './params';
 
 const HEADER_FIELDS = [
@@ -32,7 +32,7 @@ const HEADER_FIELDS = [
   'hash',
 ] as const;
 
-export function erigonMethods(evm: EvmBackend): AnyMethod[] {
+export function erigonMethods(evm: PluginInvoker): AnyMethod[] {
   return [
     defineMethod({
       group: 'erigon',
@@ -42,8 +42,8 @@ export function erigonMethods(evm: EvmBackend): AnyMethod[] {
       forward: true,
       cache: (a) => cacheAt(a.number),
       height: (a) => heightAt(a.number),
-      handler: async (a) => {
-        const block = await evm.getBlockByNumber(a.number, false);
+      handler: async (a, ctx) => {
+        const block = await evm.invoke(evmMethods.eth_getBlockByNumber, { block: a.number, fullTransactions: false }, ctx);
         if (block === null) throw new ApplicationError(`block header not found: ${a.number.kind === 'number' ? a.number.number : -1}`);
         const header: JsonObject = {};
         for (const field of HEADER_FIELDS) if (block[field] !== undefined) header[field] = block[field];

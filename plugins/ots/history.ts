@@ -1,5 +1,5 @@
 /**
- * An address's history, from the backend's address index:
+ * An address's history, from the devnet's address index (`ctx.addressHistory`) and the EVM methods:
  *
  * - ots_searchTransactionsBefore / ots_searchTransactionsAfter(address, blockNumber, pageSize): the
  *   mined transactions the address took part in (sender, recipient, created contract, or inside an
@@ -13,27 +13,52 @@
  *
  * Searches and creators can change as blocks are added: they are kept for at most one block.
  */
-import { ApplicationError, defineMethod, evmCodecs, FOUND, LATEST, param, type AnyMethod, type EvmBackend, type JsonObject } from 'rpc-gateway/plugin-api';
+import {
+  ApplicationError,
+  defineMethod,
+  evmCodecs,
+  evmMethods,
+  FOUND,
+  LATEST,
+  param,
+  type AddressHistoryIndex,
+  type AnyMethod,
+  type CallContext,
+  type JsonObject,
+  type PluginInvoker,
+  type RpcTransaction,
+  type SearchDirection,
+} from 'rpc-gateway/plugin-api';
 import { sorted } from './blocks';
 import { uint16, uint64 } from './params';
 
-export function historyMethods(evm: EvmBackend, maxPageSize: number): AnyMethod[] {
+/**
+ * `index` is the devnet's address index; without one (upstream mode) these methods are forwarded to the
+ * nodes, and a handler that runs anyway answers as a node without them does.
+ */
+export function historyMethods(evm: PluginInvoker, index: AddressHistoryIndex | undefined, maxPageSize: number): AnyMethod[] {
   const read = { group: 'ots', idempotent: true, forward: true } as const;
-  const searchParams = [param('address', evmCodecs.address), param('blockNumber', uint64), param('pageSize', uint16)] as const;
-  const search = (direction: 'before' | 'after') => async (a: { readonly address: string; readonly blockNumber: number; readonly pageSize: number }) => {
-    if (a.pageSize > maxPageSize) throw new ApplicationError(`max allowed page size: ${maxPageSize}`);
-    const page = await evm.searchAddressTransactions(a.address, BigInt(a.blockNumber), direction, a.pageSize);
-    return withReceipts(evm, page.hashes, page.firstPage, page.lastPage);
+  const indexFor = (method: string): AddressHistoryIndex => {
+    if (index === undefined) throw new ApplicationError(`the method ${method} does not exist/is not available`, -32601);
+    return index;
   };
+  const searchParams = [param('address', evmCodecs.address), param('blockNumber', uint64), param('pageSize', uint16)] as const;
+  const search =
+    (direction: SearchDirection, method: string) =>
+    async (a: { readonly address: string; readonly blockNumber: number; readonly pageSize: number }, ctx: CallContext): Promise<JsonObject> => {
+      if (a.pageSize > maxPageSize) throw new ApplicationError(`max allowed page size: ${maxPageSize}`);
+      const page = await indexFor(method).transactions(a.address, BigInt(a.blockNumber), direction, a.pageSize);
+      return withReceipts(evm, page.hashes, page.firstPage, page.lastPage, ctx);
+    };
   return [
-    defineMethod({ ...read, name: 'ots_searchTransactionsBefore', params: searchParams, cache: () => LATEST, handler: search('before') }),
-    defineMethod({ ...read, name: 'ots_searchTransactionsAfter', params: searchParams, cache: () => LATEST, handler: search('after') }),
+    defineMethod({ ...read, name: 'ots_searchTransactionsBefore', params: searchParams, cache: () => LATEST, handler: search('before', 'ots_searchTransactionsBefore') }),
+    defineMethod({ ...read, name: 'ots_searchTransactionsAfter', params: searchParams, cache: () => LATEST, handler: search('after', 'ots_searchTransactionsAfter') }),
     defineMethod({
       ...read,
       name: 'ots_getTransactionBySenderAndNonce',
       params: [param('sender', evmCodecs.address), param('nonce', uint64)],
       cache: () => FOUND,
-      handler: (a) => evm.transactionBySenderAndNonce(a.sender, BigInt(a.nonce)),
+      handler: (a) => indexFor('ots_getTransactionBySenderAndNonce').bySenderAndNonce(a.sender, BigInt(a.nonce)),
     }),
     defineMethod({
       ...read,
@@ -41,7 +66,7 @@ export function historyMethods(evm: EvmBackend, maxPageSize: number): AnyMethod[
       params: [param('address', evmCodecs.address)],
       cache: () => LATEST,
       handler: async (a) => {
-        const found = await evm.contractCreator(a.address);
+        const found = await indexFor('ots_getContractCreator').contractCreator(a.address);
         return found === null ? null : { hash: found.hash, creator: found.creator };
       },
     }),
@@ -49,23 +74,25 @@ export function historyMethods(evm: EvmBackend, maxPageSize: number): AnyMethod[
 }
 
 /** Each transaction with its receipt, the receipt carrying its block's timestamp as erigon adds it. */
-async function withReceipts(evm: EvmBackend, hashes: readonly string[], firstPage: boolean, lastPage: boolean): Promise<JsonObject> {
+async function withReceipts(evm: PluginInvoker, hashes: readonly string[], firstPage: boolean, lastPage: boolean, ctx: CallContext): Promise<JsonObject> {
   const timestamps = new Map<string, Promise<number>>();
   const timestampOf = (blockNumber: string): Promise<number> => {
     let found = timestamps.get(blockNumber);
     if (found === undefined) {
-      found = evm.getBlockByNumber({ kind: 'number', number: BigInt(blockNumber) }, false).then((b) => Number(b?.timestamp ?? 0));
+      found = evm
+        .invoke(evmMethods.eth_getBlockByNumber, { block: { kind: 'number', number: BigInt(blockNumber) }, fullTransactions: false }, ctx)
+        .then((b) => Number(b?.timestamp ?? 0));
       timestamps.set(blockNumber, found);
     }
     return found;
   };
   const found = await Promise.all(
     hashes.map(async (hash) => {
-      const [tx, receipt] = await Promise.all([evm.getTransactionByHash(hash), evm.getTransactionReceipt(hash)]);
+      const [tx, receipt] = await Promise.all([evm.invoke(evmMethods.eth_getTransactionByHash, { hash }, ctx), evm.invoke(evmMethods.eth_getTransactionReceipt, { hash }, ctx)]);
       if (tx === null || receipt === null) return undefined;
       return { tx, receipt: sorted({ ...receipt, timestamp: await timestampOf(String(receipt.blockNumber)) }) };
     }),
   );
-  const mined = found.filter((f): f is { tx: JsonObject; receipt: JsonObject } => f !== undefined);
+  const mined = found.filter((f): f is { tx: RpcTransaction; receipt: JsonObject } => f !== undefined);
   return { txs: mined.map((m) => m.tx), receipts: mined.map((m) => m.receipt), firstPage, lastPage };
 }

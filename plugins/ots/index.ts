@@ -12,7 +12,7 @@
  * Config, `[plugins.ots]`: `max_page_size` (default 25, erigon's): the largest page the two searches
  * take.
  */
-import { defineMethod, definePlugin, heightAt, cacheAt, evmCodecs, LATEST, param, PLUGIN_API_VERSION, type AnyMethod, type PluginConfig } from 'rpc-gateway/plugin-api';
+import { defineMethod, definePlugin, heightAt, cacheAt, evmCodecs, evmMethods, LATEST, param, type AnyMethod, type PluginConfig } from 'rpc-gateway/plugin-api';
 import { blockMethods } from './blocks';
 import { erigonMethods } from './erigon';
 import { historyMethods } from './history';
@@ -41,7 +41,7 @@ const config: PluginConfig<OtsConfig> = {
 export default definePlugin<OtsConfig>({
   name: 'ots',
   version: '1.0.0',
-  apiVersion: PLUGIN_API_VERSION,
+  apiVersion: 2,
   interface: 'evm',
   namespaces: ['ots', 'erigon'],
   config,
@@ -56,11 +56,11 @@ export default definePlugin<OtsConfig>({
         params: [param('address', evmCodecs.address), param('block', blockNumberOrHash)],
         cache: (a) => cacheAt(a.block),
         height: (a) => heightAt(a.block),
-        handler: async (a) => (await evm.getCode(a.address, a.block)) !== '0x',
+        handler: async (a, call) => (await evm.invoke(evmMethods.eth_getCode, { address: a.address, block: a.block }, call)) !== '0x',
       }),
       ...blockMethods(evm),
       ...traceMethods(evm),
-      ...historyMethods(evm, ctx.config.max_page_size),
+      ...historyMethods(evm, ctx.addressHistory, ctx.config.max_page_size),
       ...erigonMethods(evm),
     ];
   },

@@ -6,21 +6,21 @@
  * The callTracer names no address for a creation that failed; for a deployment transaction that
  * failed, the trace takes the address from the receipt (`contractAddress`), as erigon names it.
  */
-import { defineMethod, evmCodecs, IMMUTABLE, param, type AnyMethod, type EvmBackend } from 'rpc-gateway/plugin-api';
+import { defineMethod, evmCodecs, evmMethods, IMMUTABLE, param, type AnyMethod, type CallContext, type PluginInvoker } from 'rpc-gateway/plugin-api';
 import { callFrameOf, internalOperations, revertData, traceEntries, type CallFrame } from './call-frames';
 
-export function traceMethods(evm: EvmBackend): AnyMethod[] {
+export function traceMethods(evm: PluginInvoker): AnyMethod[] {
   const read = { group: 'ots', idempotent: true, forward: true, cache: () => IMMUTABLE, params: [param('hash', evmCodecs.hash)] } as const;
-  const callTree = async (hash: string, topOnly = false): Promise<CallFrame> =>
-    callFrameOf(await evm.traceTransaction(hash, { tracer: 'callTracer', tracerConfig: topOnly ? { onlyTopCall: true } : {} }));
-  const failedDeployment = async (hash: string, top: CallFrame): Promise<CallFrame> => {
+  const callTree = async (hash: string, ctx: CallContext, topOnly = false): Promise<CallFrame> =>
+    callFrameOf(await evm.invoke(evmMethods.debug_traceTransaction, { hash, config: { tracer: 'callTracer', tracerConfig: topOnly ? { onlyTopCall: true } : {} } }, ctx));
+  const failedDeployment = async (hash: string, top: CallFrame, ctx: CallContext): Promise<CallFrame> => {
     if (!top.type.startsWith('CREATE') || top.to !== undefined) return top;
-    const address = (await evm.getTransactionReceipt(hash))?.contractAddress;
+    const address = (await evm.invoke(evmMethods.eth_getTransactionReceipt, { hash }, ctx))?.contractAddress;
     return typeof address === 'string' ? { ...top, to: address } : top;
   };
   return [
-    defineMethod({ ...read, name: 'ots_traceTransaction', handler: async (a) => traceEntries(await failedDeployment(a.hash, await callTree(a.hash))) }),
-    defineMethod({ ...read, name: 'ots_getInternalOperations', handler: async (a) => internalOperations(await callTree(a.hash)) }),
-    defineMethod({ ...read, name: 'ots_getTransactionError', handler: async (a) => revertData(await callTree(a.hash, true)) }),
+    defineMethod({ ...read, name: 'ots_traceTransaction', handler: async (a, ctx) => traceEntries(await failedDeployment(a.hash, await callTree(a.hash, ctx), ctx)) }),
+    defineMethod({ ...read, name: 'ots_getInternalOperations', handler: async (a, ctx) => internalOperations(await callTree(a.hash, ctx)) }),
+    defineMethod({ ...read, name: 'ots_getTransactionError', handler: async (a, ctx) => revertData(await callTree(a.hash, ctx, true)) }),
   ];
 }

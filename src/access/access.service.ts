@@ -1,5 +1,5 @@
 import { ApplicationError } from '../rpc/errors';
-import { Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnModuleDestroy } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { Redis } from 'ioredis';
 import { ConfigError } from '../config/config-error';
@@ -52,6 +52,7 @@ export class AccessService implements OnModuleDestroy {
 
   constructor(
     private readonly config: GatewayConfigService,
+    @Inject(FileKeys) fileKeys: FileKeys | null,
     @Optional() private readonly metrics?: MetricsService,
   ) {
     const access = config.gateway.access;
@@ -71,7 +72,7 @@ export class AccessService implements OnModuleDestroy {
       });
       this.redis.on('error', () => undefined);
     }
-    if (access.keys_file !== '') this.sources.push(new FileKeys(config.home, access.keys_file));
+    if (fileKeys) this.sources.push(fileKeys);
     if (access.keys_redis && this.redis) this.sources.push(new RedisKeys(this.redis, access.redis_key_prefix, access.keys_cache_ttl));
     this.rates = new RateLimits(access.rate, this.redis, access.redis_key_prefix);
     this.gate = this.rates.any || this.keysRequired ? (request, ctx) => this.admitCall(request.method, ctx.caller) : undefined;

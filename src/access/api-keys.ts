@@ -74,6 +74,11 @@ export class FileKeys implements KeySource {
     return this.byHash.size;
   }
 
+  /** The method groups (namespaces, categories) the keys open between them. */
+  grants(): { readonly groups: ReadonlySet<string> } {
+    return { groups: new Set([...this.byHash.values()].flatMap((r) => [...r.groups])) };
+  }
+
   find(hash: string): KeyLookup {
     return this.byHash.get(hash) ?? 'unknown';
   }

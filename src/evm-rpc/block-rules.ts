@@ -1,4 +1,4 @@
-import type { BlockRef } from '../backends/evm-backend';
+import type { BlockRef } from './evm-types';
 import type { Json, JsonObject } from '../rpc/json';
 import { IMMUTABLE, LATEST, NEVER, type CacheRule } from '../rpc/method';
 

@@ -1,4 +1,5 @@
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import type { OpenedNamespace } from '../access/opened-namespaces';
 import { AdminModule } from './admin/admin.module';
 import { EvmRpcCoreModule } from './core/evm-rpc-core.module';
 import { RpcModulesModule } from './core/rpc-modules.module';
@@ -14,26 +15,31 @@ import { TxpoolModule } from './txpool/txpool.module';
 import { EvmWsGateway } from './transports/ws/evm-ws.gateway';
 import { Web3Module } from './web3/web3.module';
 
+/** The modules of each namespace (`rpc`, always served, is part of the core). */
+const NAMESPACES: Readonly<Record<string, readonly Type[]>> = {
+  eth: [EthModule, FiltersModule, SubscriptionsModule],
+  web3: [Web3Module],
+  net: [NetModule],
+  txpool: [TxpoolModule],
+  personal: [PersonalModule],
+  debug: [DebugModule],
+  admin: [AdminModule],
+  miner: [MinerModule],
+};
+
 /**
- * The EVM RPC: every namespace registers its methods (which ones are served is `[json-rpc] api`'s
- * business, checked per call) and its HTTP and WebSocket transports.
+ * The EVM RPC: its engine, its transports, and the modules of the namespaces the configuration can
+ * serve (see opened-namespaces.ts); a namespace nobody can open builds nothing.
  */
-@Module({
-  imports: [
-    EvmRpcCoreModule,
-    RpcModulesModule,
-    EthModule,
-    FiltersModule,
-    SubscriptionsModule,
-    Web3Module,
-    NetModule,
-    TxpoolModule,
-    PersonalModule,
-    DebugModule,
-    AdminModule,
-    MinerModule,
-  ],
-  providers: [EvmHttpTransport, EvmWsGateway],
-  exports: [EvmRpcCoreModule],
-})
-export class EvmRpcModule {}
+@Module({})
+export class EvmRpcModule {
+  static forRoot(opened: OpenedNamespace): DynamicModule {
+    const namespaces = Object.entries(NAMESPACES).filter(([namespace]) => opened(namespace));
+    return {
+      module: EvmRpcModule,
+      imports: [EvmRpcCoreModule, RpcModulesModule, ...namespaces.flatMap(([, modules]) => modules)],
+      providers: [EvmHttpTransport, EvmWsGateway],
+      exports: [EvmRpcCoreModule],
+    };
+  }
+}

@@ -1,10 +1,14 @@
 import { computeAddress, formatEther } from 'ethers';
-import { EVM_BACKEND, type EvmBackend } from '../backends/evm-backend';
-import { BACKEND_POOLS, NODE_BACKEND, type BackendPools, type NodeBackend, type PoolSnapshot } from '../backends/node-backend';
+import { BACKEND_SERVICES, type BackendServices, type PoolSnapshot } from '../backends/backend-services';
 import type { RunningGateway } from '../bootstrap';
 import type { AppConfig } from '../config/config.types';
 import { formatDuration } from '../config/duration';
 import { DEV_MNEMONIC, devAccounts } from '../devnet/app/evm/dev-accounts';
+import { eth_chainId } from '../evm-rpc/eth/chain.methods';
+import { eth_getBalance } from '../evm-rpc/eth/state.methods';
+import { status as nodeStatus } from '../node-rpc/info/info.methods';
+import type { Invoker } from '../rpc/invoker';
+import { INVOKER } from '../rpc/registration';
 
 /** How long the banner waits for a backend's answer (an upstream may be slow) before it says "unknown". */
 const ASK_TIMEOUT_MS = 3_000;
@@ -77,7 +81,7 @@ function optional<T>(get: () => T): T | undefined {
   }
 }
 
-function pools(snapshot: ReturnType<BackendPools> | undefined): PoolLine[] {
+function pools(snapshot: ReturnType<BackendServices['pools']> | undefined): PoolLine[] {
   const lines: PoolLine[] = [];
   for (const surface of ['node', 'evm'] as const) {
     const pool: PoolSnapshot | undefined = snapshot?.[surface];
@@ -99,22 +103,22 @@ function pools(snapshot: ReturnType<BackendPools> | undefined): PoolLine[] {
 
 /** Reads what the banner shows from a started gateway: its backends answer the chain ids, keys and pools. */
 export async function summarizeGateway(gateway: RunningGateway, config: AppConfig, version: string, options: SummaryOptions): Promise<GatewaySummary> {
-  const node = optional(() => gateway.app.get<symbol, NodeBackend>(NODE_BACKEND));
-  const evm = optional(() => gateway.app.get<symbol, EvmBackend>(EVM_BACKEND));
-  const poolSnapshots = optional(() => gateway.app.get<symbol, BackendPools>(BACKEND_POOLS));
+  const node = optional(() => gateway.app.get<symbol, Invoker>(INVOKER.node));
+  const evm = optional(() => gateway.app.get<symbol, Invoker>(INVOKER.evm));
+  const backend = optional(() => gateway.app.get<symbol, BackendServices>(BACKEND_SERVICES));
 
-  const [status, evmChainId, keys] = await Promise.all([
-    node ? withTimeout(node.status()) : undefined,
-    evm ? withTimeout(evm.chainId()) : undefined,
-    evm && options.devAccounts ? withTimeout(evm.devAccountKeys()) : undefined,
+  const [status, evmChainId] = await Promise.all([
+    node ? withTimeout(node.invoke(nodeStatus, {})) : undefined,
+    evm ? withTimeout(evm.invoke(eth_chainId, {}).then(BigInt)) : undefined,
   ]);
-  const network = (status as { node_info?: { network?: unknown } } | undefined)?.node_info?.network;
+  const keys = backend && options.devAccounts ? backend.devAccountKeys() : [];
+  const network = status?.node_info?.network;
 
   const accounts = await Promise.all(
-    (keys ?? []).map(async (key) => {
+    keys.map(async (key) => {
       const privateKey = `0x${Buffer.from(key).toString('hex')}`;
       const address = computeAddress(privateKey);
-      const balance = evm ? await withTimeout(evm.getBalance(address, { kind: 'tag', tag: 'latest' })) : undefined;
+      const balance = evm ? await withTimeout(evm.invoke(eth_getBalance, { address: address.toLowerCase(), block: { kind: 'tag', tag: 'latest' } }).then(BigInt)) : undefined;
       return { address, privateKey, balance };
     }),
   );
@@ -138,7 +142,7 @@ export async function summarizeGateway(gateway: RunningGateway, config: AppConfi
     home: config.home,
     devAccounts: accounts,
     mnemonic: fromMnemonic ? DEV_MNEMONIC : undefined,
-    pools: poolSnapshots ? pools(optional(poolSnapshots)) : [],
+    pools: backend ? pools(optional(() => backend.pools())) : [],
   };
 }
 

@@ -1,5 +1,7 @@
 import { Inject, Injectable, Optional, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { BACKEND_READINESS, NODE_BACKEND, type BackendReadiness, type NodeBackend } from '../backends/node-backend';
+import { BACKEND_SERVICES, type BackendServices } from '../backends/backend-services';
+import type { Invoker } from '../rpc/invoker';
+import { INVOKER } from '../rpc/registration';
 import { GatewayConfigService } from '../config/gateway-config.service';
 import { EventBus } from '../events/event-bus';
 import { DevnetMetrics } from './devnet-metrics';
@@ -7,8 +9,7 @@ import { MetricsService } from './metrics.service';
 import { ReadinessService } from './readiness.service';
 
 /**
- * Watches the backend from the outside: readiness asks the backend's own BACKEND_READINESS when it has
- * one (the upstream pools), else its node RPC `health`, on every probe; and with the
+ * Watches the backend from the outside: readiness asks the backend on every probe; and with the
  * embedded devnet and Prometheus on, the devnet gauges follow its blocks and mempool.
  */
 @Injectable()
@@ -20,25 +21,17 @@ export class BackendProbes implements OnModuleInit, OnApplicationShutdown {
     private readonly metrics: MetricsService,
     private readonly readiness: ReadinessService,
     private readonly bus: EventBus,
-    @Optional() @Inject(NODE_BACKEND) private readonly backend?: NodeBackend,
-    @Optional() @Inject(BACKEND_READINESS) private readonly backendReady?: BackendReadiness,
+    @Optional() @Inject(BACKEND_SERVICES) private readonly backend?: BackendServices,
+    @Optional() @Inject(INVOKER.node) private readonly node?: Invoker,
   ) {}
 
   onModuleInit(): void {
     const backend = this.backend;
-    if (!backend) return;
-    const ready = this.backendReady;
-    this.readiness.addCheck(
-      'backend',
-      ready ??
-        (async () => {
-          await backend.health();
-          return true;
-        }),
-    );
+    if (!backend || !this.node) return;
+    this.readiness.addCheck('backend', () => backend.ready());
     // Subscribed before the devnet produces its first block (onApplicationBootstrap).
     if (this.metrics.enabled && this.config.gateway.backend.kind === 'embedded') {
-      this.devnet = new DevnetMetrics(this.metrics.families.devnet, this.bus, backend);
+      this.devnet = new DevnetMetrics(this.metrics.families.devnet, this.bus, this.node);
       this.devnet.start();
     }
   }

@@ -1,6 +1,7 @@
 import type { EventBus, BusEvent } from '../events';
 import { parseQuery } from '../events/query';
-import type { NodeBackend } from '../backends/node-backend';
+import { num_unconfirmed_txs } from '../node-rpc/info/info.methods';
+import type { Invoker } from '../rpc/invoker';
 import type { MetricFamilies } from './metric-families';
 
 /** The bus subscriber name of the devnet gauges (it counts as one subscription client, as CometBFT's indexer does). */
@@ -27,7 +28,7 @@ export class DevnetMetrics {
   constructor(
     private readonly families: MetricFamilies['devnet'],
     private readonly bus: EventBus,
-    private readonly backend: NodeBackend,
+    private readonly node: Invoker,
   ) {}
 
   start(): void {
@@ -35,8 +36,8 @@ export class DevnetMetrics {
     this.stopped = false;
     this.subscribe();
     this.releaseSamplers = [
-      this.families.mempoolTxs.sample(async (gauge) => gauge.set(Number((await this.backend.numUnconfirmedTxs()).total))),
-      this.families.mempoolBytes.sample(async (gauge) => gauge.set(Number((await this.backend.numUnconfirmedTxs()).total_bytes))),
+      this.families.mempoolTxs.sample(async (gauge) => gauge.set(Number((await this.node.invoke(num_unconfirmed_txs, {})).total))),
+      this.families.mempoolBytes.sample(async (gauge) => gauge.set(Number((await this.node.invoke(num_unconfirmed_txs, {})).total_bytes))),
     ];
   }
 

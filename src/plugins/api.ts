@@ -4,19 +4,20 @@
  * exactly as the built-in ones are (`defineMethod`), so the same guards, codecs, caching, upstream
  * routing, metrics and transports apply to them. See docs/plugins.md.
  */
-import type { AddressTransactionsPage, BlockRef, ContractCreator, EvmBackend, LogFilter, SearchDirection, TraceConfig, TransactionArgs } from '../backends/evm-backend';
-import type { NodeBackend } from '../backends/node-backend';
+import type { AddressHistoryIndex, AddressTransactionsPage, ContractCreator, SearchDirection } from '../backends/backend-services';
+import type { BlockRef, LogFilter, RpcBlock, RpcLog, RpcReceipt, RpcTransaction, TraceConfig, TransactionArgs } from '../evm-rpc/evm-types';
 import type { FailedJob, LaneCounts, QueueStatus } from '../queue/broadcast-queue';
 import type { BusEvent, EventBus } from '../events/event-bus';
 import type { Json, JsonObject } from '../rpc/json';
-import type { AnyMethod } from '../rpc/method';
+import type { CallContext } from '../rpc/call-context';
+import type { AnyMethod, ArgsOfMethod, ResultOf } from '../rpc/method';
 import { keccak256 as ethersKeccak256 } from 'ethers';
 
 /** The version of this API; a plugin names the one it was written for, and the gateway refuses others. */
-export const PLUGIN_API_VERSION = 1;
+export const PLUGIN_API_VERSION = 2;
 
-export { defineMethod, param, optional, IMMUTABLE, LATEST, NEVER } from '../rpc/method';
-export type { AnyMethod, ArgsOf, CacheRule, MethodDefinition, Param } from '../rpc/method';
+export { defineMethod, param, optional, returns, IMMUTABLE, LATEST, NEVER } from '../rpc/method';
+export type { AnyMethod, ArgsOf, ArgsOfMethod, CacheRule, MethodDefinition, MethodEnv, Param, ResultOf, Returns, SplitRule } from '../rpc/method';
 export type { CallContext, JsonText, NotificationPort, NotificationStream, Transport } from '../rpc/call-context';
 export { CodecError, type Codec } from '../rpc/codec';
 export { ApplicationError, InvalidParamsError, RpcError } from '../rpc/errors';
@@ -32,9 +33,17 @@ export { parseQuery } from '../events/query';
 export function keccak256(data: Uint8Array): string {
   return ethersKeccak256(data);
 }
-export type { NodeBackend, EvmBackend, BlockRef, LogFilter, TraceConfig, TransactionArgs, EventBus, BusEvent };
-/** What the EVM backend's address-history calls answer (Otterscan's search, nonce and creator lookups). */
-export type { AddressTransactionsPage, ContractCreator, SearchDirection };
+export type { BlockRef, LogFilter, TraceConfig, TransactionArgs, RpcBlock, RpcLog, RpcReceipt, RpcTransaction, EventBus, BusEvent };
+/** The methods nodes answer, as definitions to invoke: `ctx.evm.invoke(evmMethods.eth_getBlockByNumber, {...})`. */
+export * as evmMethods from '../evm-rpc/definitions';
+export * as nodeMethods from '../node-rpc/definitions';
+/** The devnet's address index (Otterscan's search, nonce and creator lookups). */
+export type { AddressHistoryIndex, AddressTransactionsPage, ContractCreator, SearchDirection };
+
+/** Calls a method of one interface by its definition, through the backend that runs: arguments and result typed by the definition. */
+export interface PluginInvoker {
+  invoke<M extends AnyMethod>(method: M, args: ArgsOfMethod<M>, ctx?: CallContext): Promise<ResultOf<M>>;
+}
 
 /** A plugin's logger: lines carry the plugin's name. */
 export interface PluginLogger {
@@ -96,10 +105,12 @@ export interface PluginContext<C> {
   readonly name: string;
   /** `[plugins.<name>]` of gateway.toml, validated. */
   readonly config: C;
-  /** The node RPC backend that runs (embedded devnet or upstream pool). */
-  readonly node: NodeBackend;
-  /** The EVM RPC backend that runs (embedded devnet or upstream pool). */
-  readonly evm: EvmBackend;
+  /** Node RPC methods, through the backend that runs (embedded devnet or upstream pool): `node.invoke(nodeMethods.block, {height})`. */
+  readonly node: PluginInvoker;
+  /** EVM methods, through the backend that runs: `evm.invoke(evmMethods.eth_getBlockByNumber, {block, fullTransactions})`. */
+  readonly evm: PluginInvoker;
+  /** The devnet's address index; absent in upstream mode, where nodes that have one serve Otterscan's methods themselves. */
+  readonly addressHistory?: AddressHistoryIndex;
   /** The gateway's event bus: node events (NewBlock, Tx, …) with their attributes; see `parseQuery`. */
   readonly events: EventBus;
   readonly logger: PluginLogger;

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config/config.types';
-import type { BackendPools } from '../backends/node-backend';
+import type { BackendServices } from '../backends/backend-services';
 import type { BroadcastQueue, QueueStatus } from '../queue/broadcast-queue';
 import type { JsonObject } from '../rpc/json';
 import type { GatewayView, PoolStatus } from './api';
@@ -18,7 +18,7 @@ export class GatewayViewService implements GatewayView {
   constructor(
     private readonly settings: AppConfig,
     private readonly catalog: () => readonly CatalogEntry[],
-    private readonly backendPools?: BackendPools,
+    private readonly backendPools?: BackendServices['pools'],
     private readonly broadcastQueue?: BroadcastQueue,
   ) {
     this.backend = settings.gateway.backend.kind;

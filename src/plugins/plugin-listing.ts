@@ -1,9 +1,7 @@
 import type { AppConfig } from '../config/config.types';
-import type { EvmBackend } from '../backends/evm-backend';
-import type { NodeBackend } from '../backends/node-backend';
 import type { EventBus } from '../events/event-bus';
 import type { JsonObject } from '../rpc/json';
-import type { PluginContext } from './api';
+import type { PluginContext, PluginInvoker } from './api';
 import { GatewayViewService } from './gateway-view';
 import type { LoadedPlugin } from './loader';
 import { describePlugins, type CatalogEntry } from './plugin-catalog';
@@ -30,8 +28,8 @@ export function listPlugins(plugins: readonly LoadedPlugin[], config: AppConfig)
     const context: PluginContext<unknown> = {
       name: manifest.name,
       config: plugin.config,
-      node: idle<NodeBackend>('node'),
-      evm: idle<EvmBackend>('evm'),
+      node: idle<PluginInvoker>('node'),
+      evm: idle<PluginInvoker>('evm'),
       events: idle<EventBus>('events'),
       logger: silent,
       metrics: pluginMetrics(undefined),

@@ -16,12 +16,12 @@ function invalid(manifest: PluginManifest<unknown>, what: string): never {
   throw new ConfigError(`plugin ${manifest.name}: ${what}`);
 }
 
-/** Checks one definition a plugin's `methods()` returned: a name of its own namespace, params, a handler. */
+/** Checks one definition a plugin's `methods()` returned: a name of its own namespace, params, a handler if any. */
 function check(manifest: PluginManifest<unknown>, method: unknown): AnyMethod {
   if (typeof method !== 'object' || method === null) invalid(manifest, `methods() returned ${JSON.stringify(method)}, expected method definitions (defineMethod)`);
   const m = method as Partial<AnyMethod>;
   if (typeof m.name !== 'string') invalid(manifest, 'a method has no name');
-  if (typeof m.handler !== 'function') invalid(manifest, `method ${m.name} has no handler`);
+  if (m.handler !== undefined && typeof m.handler !== 'function') invalid(manifest, `method ${m.name} has a handler that is not a function`);
   if (!Array.isArray(m.params)) invalid(manifest, `method ${m.name} has no params list`);
   if (typeof m.group !== 'string' || !manifest.namespaces.includes(m.group)) {
     invalid(manifest, `method ${m.name} is in ${JSON.stringify(m.group)}, expected one of its namespaces (${manifest.namespaces.join(', ')})`);
@@ -42,7 +42,8 @@ function isolated(method: AnyMethod, sink: FailureSink): AnyMethod {
     sink.count();
     throw new HandlerFailure(`plugin method ${method.name} failed`);
   };
-  const handler = method.handler as (args: unknown, ctx: unknown) => unknown;
+  const handler = method.handler as ((args: unknown, ctx: unknown) => unknown) | undefined;
+  if (handler === undefined) return method;
   return {
     ...method,
     handler: (args: never, ctx: CallContext) => {

@@ -1,6 +1,5 @@
-import { Logger, Module, type DynamicModule, type Provider } from '@nestjs/common';
-import { EVM_BACKEND, type EvmBackend } from '../backends/evm-backend';
-import { BACKEND_POOLS, NODE_BACKEND, type BackendPools, type NodeBackend } from '../backends/node-backend';
+import { Inject, Injectable, Logger, Module, type DynamicModule, type OnModuleInit, type Provider } from '@nestjs/common';
+import { BACKEND_SERVICES, type BackendServices } from '../backends/backend-services';
 import { ConfigError } from '../config/config-error';
 import { GatewayConfigService } from '../config/gateway-config.service';
 import { EventBus } from '../events/event-bus';
@@ -9,7 +8,8 @@ import { MetricsService } from '../metrics/metrics.service';
 import { BROADCAST_QUEUE, type BroadcastQueue } from '../queue/broadcast-queue';
 import { QueueModule } from '../queue/queue.module';
 import type { MethodRegistry } from '../rpc/method-registry';
-import { METHOD_REGISTRY } from '../rpc/registration';
+import type { Invoker } from '../rpc/invoker';
+import { INVOKER, METHOD_REGISTRY } from '../rpc/registration';
 import type { PluginContext, PluginLogger } from './api';
 import { GatewayViewService } from './gateway-view';
 import type { LoadedPlugin } from './loader';
@@ -17,9 +17,31 @@ import type { CatalogEntry } from './plugin-catalog';
 import { pluginMethods } from './plugin-methods';
 import { pluginMetrics } from './plugin-metrics';
 
-/** The loaded plugins and the methods each registered (what the operator's view lists). */
-export class PluginCatalog {
+/**
+ * The loaded plugins and their methods (what the operator's view lists). It registers them once every
+ * module is built, after the built-in methods, so a clash is always the plugin's and names it.
+ */
+@Injectable()
+export class PluginCatalog implements OnModuleInit {
   readonly entries: CatalogEntry[] = [];
+
+  constructor(
+    @Inject(METHOD_REGISTRY.node) private readonly node: MethodRegistry,
+    @Inject(METHOD_REGISTRY.evm) private readonly evm: MethodRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    for (const { plugin, methods } of this.entries) {
+      const { name, interface: rpc } = plugin.manifest;
+      for (const method of methods) {
+        try {
+          (rpc === 'node' ? this.node : this.evm).register(method, `plugin ${name}`);
+        } catch (err) {
+          throw new ConfigError(`plugin ${name}: ${(err as Error).message}`);
+        }
+      }
+    }
+  }
 }
 
 function pluginLogger(name: string): PluginLogger {
@@ -27,25 +49,43 @@ function pluginLogger(name: string): PluginLogger {
   return { debug: (m) => logger.debug(m), log: (m) => logger.log(m), warn: (m) => logger.warn(m), error: (m) => logger.error(m) };
 }
 
-/** One plugin as a NestJS provider: its context built from the gateway's services, its methods registered. */
+/** One plugin as a NestJS provider: its context built from the gateway's services, its methods in the catalog. */
 function pluginProvider(plugin: LoadedPlugin): Provider {
   const { manifest } = plugin;
   return {
     provide: `plugin:${manifest.name}`,
-    inject: [METHOD_REGISTRY[manifest.interface], NODE_BACKEND, EVM_BACKEND, EventBus, GatewayViewService, PluginCatalog, { token: MetricsService, optional: true }],
-    useFactory: (registry: MethodRegistry, node: NodeBackend, evm: EvmBackend, events: EventBus, gateway: GatewayViewService, catalog: PluginCatalog, metrics?: MetricsService) => {
+    inject: [
+      INVOKER.node,
+      INVOKER.evm,
+      BACKEND_SERVICES,
+      EventBus,
+      GatewayViewService,
+      PluginCatalog,
+      { token: MetricsService, optional: true },
+    ],
+    useFactory: (
+      node: Invoker,
+      evm: Invoker,
+      backend: BackendServices,
+      events: EventBus,
+      gateway: GatewayViewService,
+      catalog: PluginCatalog,
+      metrics?: MetricsService,
+    ) => {
       const logger = pluginLogger(manifest.name);
-      const context: PluginContext<unknown> = { name: manifest.name, config: plugin.config, node, evm, events, logger, metrics: pluginMetrics(metrics), gateway };
+      const context: PluginContext<unknown> = {
+        name: manifest.name,
+        config: plugin.config,
+        node,
+        evm,
+        addressHistory: backend.addressHistory,
+        events,
+        logger,
+        metrics: pluginMetrics(metrics),
+        gateway,
+      };
       const errors = metrics?.enabled ? metrics.families.plugins.errors.labels({ plugin: manifest.name }) : undefined;
-      const methods = pluginMethods(manifest, manifest.methods(context), { logger, count: () => errors?.inc() });
-      for (const method of methods) {
-        try {
-          registry.register(method, `plugin ${manifest.name}`);
-        } catch (err) {
-          throw new ConfigError(`plugin ${manifest.name}: ${(err as Error).message}`);
-        }
-      }
-      catalog.entries.push({ plugin, methods });
+      catalog.entries.push({ plugin, methods: pluginMethods(manifest, manifest.methods(context), { logger, count: () => errors?.inc() }) });
       return manifest.name;
     },
   };
@@ -65,9 +105,9 @@ export class PluginsModule {
         PluginCatalog,
         {
           provide: GatewayViewService,
-          inject: [GatewayConfigService, PluginCatalog, { token: BACKEND_POOLS, optional: true }, BROADCAST_QUEUE],
-          useFactory: (config: GatewayConfigService, catalog: PluginCatalog, pools: BackendPools | undefined, queue: BroadcastQueue) =>
-            new GatewayViewService(config.all, () => catalog.entries, pools, queue),
+          inject: [GatewayConfigService, PluginCatalog, BACKEND_SERVICES, BROADCAST_QUEUE],
+          useFactory: (config: GatewayConfigService, catalog: PluginCatalog, backend: BackendServices, queue: BroadcastQueue) =>
+            new GatewayViewService(config.all, () => catalog.entries, () => backend.pools(), queue),
         },
         ...plugins.map(pluginProvider),
       ],

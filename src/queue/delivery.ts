@@ -1,6 +1,6 @@
 /**
- * How a queued tx reaches the node: through the backend's typed calls (`NodeBackend.broadcastTxSync`,
- * `EvmBackend.sendRawTransaction`), whichever backend runs. The node's answer decides the job:
+ * How a queued tx reaches the node: the node's own broadcast_tx_sync or eth_sendRawTransaction, invoked
+ * through whichever backend runs. The node's answer decides the job:
  *
  * - taken (node lane: broadcast_tx_sync's answer with code 0): delivered;
  * - "already in the mempool / already known": delivered, the node had it;
@@ -15,8 +15,12 @@
  */
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { BackendUnavailableError } from '../backends/backend-errors';
-import { EVM_BACKEND, type EvmBackend } from '../backends/evm-backend';
-import { NODE_BACKEND, type NodeBackend } from '../backends/node-backend';
+import { eth_getTransactionByHash } from '../evm-rpc/eth/blocks.methods';
+import { eth_sendRawTransaction } from '../evm-rpc/eth/send.methods';
+import { tx as nodeTx } from '../node-rpc/info/info.methods';
+import { broadcast_tx_sync } from '../node-rpc/tx/tx.methods';
+import type { Invoker } from '../rpc/invoker';
+import { INVOKER } from '../rpc/registration';
 import { RpcError } from '../rpc/errors';
 import type { Json, JsonObject } from '../rpc/json';
 import { RetryLater, type BroadcastJob, type Delivery, type NodeError } from './broadcast-queue';
@@ -30,18 +34,18 @@ const BUSY = /mempool is full|txpool is full/i;
 export class BackendDelivery {
   constructor(
     // Both backends are there in the gateway; an app of one interface (tests) has the one it serves.
-    @Optional() @Inject(NODE_BACKEND) private readonly nodeBackend?: NodeBackend,
-    @Optional() @Inject(EVM_BACKEND) private readonly evmBackend?: EvmBackend,
+    @Optional() @Inject(INVOKER.node) private readonly nodeInvoker?: Invoker,
+    @Optional() @Inject(INVOKER.evm) private readonly evmInvoker?: Invoker,
   ) {}
 
-  private get node(): NodeBackend {
-    if (!this.nodeBackend) throw new RetryLater('no node RPC backend in this process');
-    return this.nodeBackend;
+  private get node(): Invoker {
+    if (!this.nodeInvoker) throw new RetryLater('no node RPC backend in this process');
+    return this.nodeInvoker;
   }
 
-  private get evm(): EvmBackend {
-    if (!this.evmBackend) throw new RetryLater('no EVM backend in this process');
-    return this.evmBackend;
+  private get evm(): Invoker {
+    if (!this.evmInvoker) throw new RetryLater('no EVM backend in this process');
+    return this.evmInvoker;
   }
 
   /** Delivers one job (see the file's comment); throws RetryLater when it is to be tried again. */
@@ -50,7 +54,7 @@ export class BackendDelivery {
     if (job.lane === 'node') {
       let check: JsonObject;
       try {
-        check = await this.node.broadcastTxSync(tx);
+        check = await this.node.invoke(broadcast_tx_sync, { tx });
       } catch (err) {
         return this.refusal(job, err, first);
       }
@@ -59,7 +63,7 @@ export class BackendDelivery {
       return { status: 'rejected', check: { ...check } };
     }
     try {
-      await this.evm.sendRawTransaction(tx);
+      await this.evm.invoke(eth_sendRawTransaction, { data: `0x${tx.toString('hex')}` });
       return { status: 'accepted' };
     } catch (err) {
       return this.refusal(job, err, first);
@@ -79,8 +83,8 @@ export class BackendDelivery {
   /** The node has the tx (in a block, or in its mempool for the EVM); false when it cannot say. */
   private async onChain(job: BroadcastJob): Promise<boolean> {
     try {
-      if (job.lane === 'evm') return (await this.evm.getTransactionByHash(job.id)) !== null;
-      await this.node.tx(Buffer.from(job.id, 'hex'), false);
+      if (job.lane === 'evm') return (await this.evm.invoke(eth_getTransactionByHash, { hash: job.id })) !== null;
+      await this.node.invoke(nodeTx, { hash: Buffer.from(job.id, 'hex'), prove: false });
       return true;
     } catch {
       return false;

@@ -14,7 +14,6 @@ import { ConfigError } from '../config/config-error';
 import type { AppConfig } from '../config/config.types';
 import { createGatewayLogger } from '../logging/gateway-logger';
 import { MetricsServer } from '../metrics/metrics-server';
-import { loadPlugins } from '../plugins/loader';
 
 export interface RunningWorker {
   readonly app: INestApplicationContext;
@@ -45,7 +44,7 @@ export async function startWorker(config: AppConfig, options: WorkerOptions = {}
   const silent = options.logger === false;
   const logger = createGatewayLogger(silent ? 'silent' : config.gateway.log.level, options.logDestination);
   const app = await NestFactory.createApplicationContext(
-    AppModule.forRoot(workerConfig, logger, loadPlugins(config.gateway.plugins, config.home)),
+    AppModule.forRoot(workerConfig, logger, [], 'worker'),
     silent ? { logger: false, abortOnError: false } : { bufferLogs: true, autoFlushLogs: false, abortOnError: false },
   );
   if (!silent) {

@@ -2,8 +2,8 @@ import type { CallContext, Caller, JsonText, NotificationPort, RpcConnection, Tr
 import { batchRuns } from './batch-runs';
 import type { BatchLimits, Dialect, RpcRequest } from './dialect';
 import { answeredIdOf, errorAnswer, resultAnswer, type Message } from './envelope';
-import { MethodNotFoundError, RateLimitedError, type RpcError } from './errors';
-import { checkGuards, type GuardPolicy } from './guards';
+import { RateLimitedError, type RpcError } from './errors';
+import { checkGuards, unknownMethod, type GuardPolicy } from './guards';
 import { isImmutableAnswer, type AnyMethod, type MethodArgs } from './method';
 import type { MethodRegistry } from './method-registry';
 import { resultJson } from './result-json';
@@ -35,7 +35,7 @@ export interface EngineMeters {
  */
 export type CallGate = (request: RpcRequest, ctx: CallContext) => Promise<void> | undefined;
 
-/** Runs a call once guards and params have passed: the handler, or (upstream mode) a forward. */
+/** Runs a call once guards and params have passed (the backend's Invoker; a bare engine runs handlers). */
 export type Executor = (method: AnyMethod, args: MethodArgs, request: RpcRequest, ctx: CallContext) => unknown;
 
 /** Where a body came from. */
@@ -81,7 +81,7 @@ type Answer = { readonly text: string; readonly resultBytes: number; readonly im
 export class RpcEngine {
   private readonly observers: CallObserver[] = [];
   private meters: EngineMeters = NO_METERS;
-  private executor: Executor = (method, args, _request, ctx) => method.handler(args as never, ctx);
+  private executor: Executor = (method, args, _request, ctx) => method.handler?.(args as never, ctx);
   private gate: CallGate | undefined;
   private pending = 0;
 
@@ -100,7 +100,7 @@ export class RpcEngine {
     this.meters = meters;
   }
 
-  /** Replaces how a call runs once admitted (the upstream backend forwards calls as the client sent them). */
+  /** How a call runs once admitted: the backend's Invoker (prepare hook, handler or backend). */
   useExecutor(executor: Executor): void {
     this.executor = executor;
   }
@@ -134,10 +134,9 @@ export class RpcEngine {
     try {
       const admitted = this.gate?.(request, ctx);
       if (admitted !== undefined) await admitted;
-      if (method === undefined) throw new MethodNotFoundError('unknown');
+      if (method === undefined) throw unknownMethod(this.policy, request.method, ctx);
       checkGuards(this.policy, method, ctx);
       const args = this.dialect.decodeParams(method, request.params, ctx.transport);
-      method.validate?.(args as never);
       const result = await this.executor(method, args, request, ctx);
       outcome = { ok: true, result, method, args };
     } catch (err) {

@@ -1,7 +1,8 @@
 import type { InjectionToken, ModuleMetadata, Provider, Type } from '@nestjs/common';
 import { GatewayConfigService } from '../config/gateway-config.service';
 import type { Dialect, BatchLimits } from './dialect';
-import { RpcEngine, type CallGate, type Executor } from './engine';
+import { RpcEngine, type CallGate } from './engine';
+import { Invoker, type MethodBackend } from './invoker';
 import type { GuardPolicy } from './guards';
 import type { AnyMethod } from './method';
 import type { MethodRegistry } from './method-registry';
@@ -21,14 +22,26 @@ export const RPC_ENGINE: Readonly<Record<RpcInterface, symbol>> = {
   evm: Symbol('EVM_RPC_ENGINE'),
 };
 
-/**
- * Optional: how a backend runs admitted calls instead of their handlers (the upstream backend forwards
- * them as the client sent them). Provided per interface by the backend; absent, every call runs its handler.
- */
-export const RPC_EXECUTOR: Readonly<Record<RpcInterface, symbol>> = {
-  node: Symbol('NODE_RPC_EXECUTOR'),
-  evm: Symbol('EVM_RPC_EXECUTOR'),
+/** Injection tokens of each interface's MethodBackend (provided by the backend that runs). */
+export const METHOD_BACKEND: Readonly<Record<RpcInterface, symbol>> = {
+  node: Symbol('NODE_METHOD_BACKEND'),
+  evm: Symbol('EVM_METHOD_BACKEND'),
 };
+
+/** Injection tokens of each interface's Invoker: how every call runs, and `invoke` for the gateway's own calls. */
+export const INVOKER: Readonly<Record<RpcInterface, symbol>> = {
+  node: Symbol('NODE_INVOKER'),
+  evm: Symbol('EVM_INVOKER'),
+};
+
+/** The provider of an interface's Invoker, over the backend's MethodBackend. */
+export function invokerProvider(rpc: RpcInterface): Provider {
+  return {
+    provide: INVOKER[rpc],
+    inject: [METHOD_BACKEND[rpc], GatewayConfigService],
+    useFactory: (backend: MethodBackend, config: GatewayConfigService) => new Invoker(backend, { config }),
+  };
+}
 
 /**
  * Optional: what admits every call of both interfaces before it runs (the access module's rate
@@ -46,15 +59,15 @@ export interface EngineParts {
   readonly limits: () => BatchLimits;
 }
 
-/** The provider of an interface's engine, over its registry and the backend's executor if any. */
+/** The provider of an interface's engine, over its registry and the Invoker. */
 export function engineProvider(rpc: RpcInterface, parts: (config: GatewayConfigService) => EngineParts): Provider {
   return {
     provide: RPC_ENGINE[rpc],
-    inject: [METHOD_REGISTRY[rpc], GatewayConfigService, { token: RPC_EXECUTOR[rpc], optional: true }, { token: RPC_GATE, optional: true }],
-    useFactory: (registry: MethodRegistry, config: GatewayConfigService, executor?: Executor, gate?: CallGate | null) => {
+    inject: [METHOD_REGISTRY[rpc], GatewayConfigService, INVOKER[rpc], { token: RPC_GATE, optional: true }],
+    useFactory: (registry: MethodRegistry, config: GatewayConfigService, invoker: Invoker, gate?: CallGate | null) => {
       const { dialect, policy, limits } = parts(config);
       const engine = new RpcEngine(dialect, registry, { ...policy, unsafeEnabled: () => config.rpc.unsafe }, limits);
-      if (executor) engine.useExecutor(executor);
+      engine.useExecutor((method, args, request, ctx) => invoker.run(method, args, request, ctx));
       if (gate) engine.useGate(gate);
       return engine;
     },
@@ -79,19 +92,18 @@ export interface MethodsModuleDependencies {
   readonly exports?: ModuleMetadata['exports'];
 }
 
+/** Where a methods module's definitions come from: a class, a factory, or the definitions themselves. */
+export type MethodsSource = Type<MethodSource> | MethodFactory | readonly AnyMethod[];
+
 /**
  * The one registration helper, for both interfaces and for plugins: the metadata of a NestJS module
  * that provides its method sources and registers their definitions with the interface's registry.
  * `owner` names the module or plugin in a clash message.
  */
-export function methodsModule(
-  rpc: RpcInterface,
-  owner: string,
-  sources: readonly (Type<MethodSource> | MethodFactory)[],
-  deps: MethodsModuleDependencies = {},
-): ModuleMetadata {
+export function methodsModule(rpc: RpcInterface, owner: string, sources: readonly MethodsSource[], deps: MethodsModuleDependencies = {}): ModuleMetadata {
   const classes = sources.filter((s): s is Type<MethodSource> => typeof s === 'function');
-  const factories = sources.filter((s): s is MethodFactory => typeof s !== 'function');
+  const factories = sources.filter((s): s is MethodFactory => typeof s !== 'function' && !Array.isArray(s));
+  const lists = sources.filter((s): s is readonly AnyMethod[] => Array.isArray(s));
   return {
     imports: deps.imports ?? [],
     exports: deps.exports ?? [],
@@ -102,6 +114,7 @@ export function methodsModule(
         provide: `${rpc}-methods:${owner}`,
         inject: [METHOD_REGISTRY[rpc], ...classes, ...factories.flatMap((f) => f.inject)],
         useFactory: (registry: MethodRegistry, ...injected: unknown[]) => {
+          for (const list of lists) registry.registerAll(list, owner);
           for (const source of injected.splice(0, classes.length) as MethodSource[]) registry.registerAll(source.methods(), owner);
           for (const factory of factories) registry.registerAll(factory.methods(...(injected.splice(0, factory.inject.length) as never[])), owner);
           return owner;

@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { ContractFactory, JsonRpcProvider, Wallet, type Contract } from 'ethers';
-import type { EmbeddedNodeBackend } from '../../src/backends/embedded/embedded-node-backend';
+import { DevnetNode } from '../../src/backends/embedded/devnet-node';
 import type { Follower } from '../../src/devnet/follower/follower';
-import { NODE_BACKEND } from '../../src/backends/node-backend';
 import { compileProbe } from '../unit/embedded/evm-harness';
 import { evmRpcFlags } from '../support/backends';
 import { newBlockHeights } from '../support/comet';
@@ -28,7 +27,7 @@ let follower: TestGateway;
 let followerHome: string;
 
 const startFollower = () => startTestGateway({ ...FLAGS, 'devnet.follow': leader.url }, followerHome);
-const followerOf = (gw: TestGateway): Follower => gw.app.get<EmbeddedNodeBackend>(NODE_BACKEND).devnet.follower!;
+const followerOf = (gw: TestGateway): Follower => gw.app.get(DevnetNode).devnet.follower!;
 const evmUrl = (gw: TestGateway): string => gw.evmHttpUrl!;
 const height = async (gw: TestGateway): Promise<number> => Number((await call(gw.url, 'status')).sync_info.latest_block_height);
 

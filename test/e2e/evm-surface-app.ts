@@ -1,17 +1,21 @@
 import 'reflect-metadata';
-import { Global, Module, type INestApplicationContext } from '@nestjs/common';
+import { Global, Module, type INestApplicationContext, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { EVM_BACKEND } from '../../src/backends/evm-backend';
+import { BACKEND_SERVICES } from '../../src/backends/backend-services';
+import { DevnetMethods } from '../../src/backends/embedded/devnet-methods';
 import { GatewayConfigModule } from '../../src/config/config.module';
+import { GatewayConfigService } from '../../src/config/gateway-config.service';
 import { loadConfig } from '../../src/config/load-config';
 import { EventBus } from '../../src/events';
 import { EventsModule } from '../../src/events/events.module';
 import { EvmRpcModule } from '../../src/evm-rpc/evm-rpc.module';
+import { openedNamespaces } from '../../src/access/opened-namespaces';
 import { Listeners } from '../../src/rpc/listeners';
+import { INVOKER, invokerProvider, METHOD_BACKEND } from '../../src/rpc/registration';
 import { RpcCoreModule } from '../../src/rpc/rpc-core.module';
 import { FakeEvmChain } from './evm-surface-backend';
 
@@ -24,6 +28,31 @@ export interface EvmTestApp {
   close(): Promise<void>;
 }
 
+/**
+ * The fake chain as the backend of the EVM interface, global as BackendsModule is: its answers as the
+ * EVM MethodBackend, its BACKEND_SERVICES, the EVM Invoker over them, and the chain itself (under its
+ * class) for the tests to mine and inspect.
+ */
+export function fakeEvmBackendModule(): Type {
+  @Global()
+  @Module({
+    imports: [EventsModule],
+    providers: [
+      { provide: FakeEvmChain, inject: [EventBus], useFactory: (bus: EventBus) => new FakeEvmChain(bus) },
+      {
+        provide: METHOD_BACKEND.evm,
+        inject: [FakeEvmChain, GatewayConfigService],
+        useFactory: (chain: FakeEvmChain, config: GatewayConfigService) => new DevnetMethods(chain.handlers(config)),
+      },
+      { provide: BACKEND_SERVICES, inject: [FakeEvmChain], useFactory: (chain: FakeEvmChain) => chain.services() },
+      invokerProvider('evm'),
+    ],
+    exports: [FakeEvmChain, METHOD_BACKEND.evm, BACKEND_SERVICES, INVOKER.evm],
+  })
+  class FakeBackendModule {}
+  return FakeBackendModule;
+}
+
 /** Boots EvmRpcModule alone on ephemeral ports over the fake chain; `flags` use the CLI's dotted names. */
 export async function startEvmApp(flags: Record<string, string> = {}): Promise<EvmTestApp> {
   const home = mkdtempSync(join(tmpdir(), 'rpcgw-evm-'));
@@ -33,15 +62,7 @@ export async function startEvmApp(flags: Record<string, string> = {}): Promise<E
     flags: { 'json-rpc.address': '127.0.0.1:0', 'json-rpc.ws-address': '127.0.0.1:0', ...flags },
   });
 
-  @Global()
-  @Module({
-    imports: [EventsModule],
-    providers: [{ provide: EVM_BACKEND, inject: [EventBus], useFactory: (bus: EventBus) => new FakeEvmChain(bus) }],
-    exports: [EVM_BACKEND],
-  })
-  class FakeBackendModule {}
-
-  @Module({ imports: [GatewayConfigModule.forRoot(config), RpcCoreModule, EventsModule, FakeBackendModule, EvmRpcModule] })
+  @Module({ imports: [GatewayConfigModule.forRoot(config), RpcCoreModule, EventsModule, fakeEvmBackendModule(), EvmRpcModule.forRoot(openedNamespaces(config, null))] })
   class TestAppModule {}
 
   const app = await NestFactory.createApplicationContext(TestAppModule, { logger: false });
@@ -49,7 +70,7 @@ export async function startEvmApp(flags: Record<string, string> = {}): Promise<E
   await listeners.start();
   return {
     app,
-    chain: app.get<FakeEvmChain>(EVM_BACKEND),
+    chain: app.get(FakeEvmChain),
     bus: app.get(EventBus),
     httpUrl: listeners.urls('evm', 'http')[0],
     wsUrl: listeners.urls('evm', 'ws')[0],

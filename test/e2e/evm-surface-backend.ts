@@ -1,11 +1,19 @@
 /**
- * A small in-memory EvmBackend for the EVM surface tests: every accepted transaction is mined at once
- * in its own block, published as a CometBFT NewBlock event on the bus as the devnet does.
+ * A small in-memory EVM chain for the EVM surface tests: every accepted transaction is mined at once
+ * in its own block, published as a CometBFT NewBlock event on the bus as the devnet does. It answers
+ * the EVM method definitions nodes answer through a HandlerTable, as the devnet's evm-handlers.ts does:
+ * arguments prepared by their definitions, results as wire JSON.
  */
 import { AbiCoder, Transaction, id, keccak256, toUtf8Bytes, Wallet } from 'ethers';
-import type { AddressTransactionsPage, BlockRef, ContractCreator, EvmBackend, LogFilter, SearchDirection, TraceConfig, TransactionArgs } from '../../src/backends/evm-backend';
-import type { Json, JsonObject } from '../../src/rpc/json';
+import type { BackendServices } from '../../src/backends/backend-services';
+import { HandlerTable } from '../../src/backends/embedded/handler-table';
+import type { GatewayConfigService } from '../../src/config/gateway-config.service';
 import type { EventBus } from '../../src/events';
+import { toQuantity } from '../../src/evm-rpc/codec/hex';
+import { decodeStorageSlot } from '../../src/evm-rpc/codec/storage-slot';
+import { toBackendArgs } from '../../src/evm-rpc/codec/transaction-args';
+import * as d from '../../src/evm-rpc/definitions';
+import type { BlockRef, LogFilter, RpcBlock, RpcLog, RpcReceipt, RpcTransaction } from '../../src/evm-rpc/evm-types';
 import { ApplicationError } from '../../src/rpc/errors';
 
 export const CHAIN_ID = 9000n;
@@ -22,7 +30,12 @@ export const EMITTER = '0x00000000000000000000000000000000000000bb';
 export const TOPIC = id('Ping()');
 export const REVERT_DATA = '0x08c379a0' + AbiCoder.defaultAbiCoder().encode(['string'], ['nope']).slice(2);
 
-const hex = (n: bigint | number): string => '0x' + n.toString(16);
+const hex = toQuantity;
+const LATEST: BlockRef = { kind: 'tag', tag: 'latest' };
+const PENDING: BlockRef = { kind: 'tag', tag: 'pending' };
+const byHash = (hash: string): BlockRef => ({ kind: 'hash', hash, requireCanonical: false });
+const EMPTY_POOL = () => ({ pending: {}, queued: {} });
+const STRUCT_LOGS = () => ({ gas: 21000, failed: false, returnValue: '', structLogs: [] });
 
 interface Block {
   readonly number: bigint;
@@ -30,11 +43,12 @@ interface Block {
   readonly parentHash: string;
   readonly timestamp: number;
   readonly txs: Transaction[];
-  readonly logs: JsonObject[];
+  readonly logs: RpcLog[];
 }
 
-export class FakeEvmChain implements EvmBackend {
+export class FakeEvmChain {
   readonly blocks: Block[] = [];
+  /** What the handlers were asked, named as the devnet's operations, with the arguments they got. */
   readonly calls: Array<{ method: string; args: unknown[] }> = [];
   private readonly balances = new Map<string, bigint>();
 
@@ -48,7 +62,7 @@ export class FakeEvmChain implements EvmBackend {
     const number = BigInt(this.blocks.length + 1);
     const hash = keccak256(toUtf8Bytes(`block ${number}`));
     const parentHash = this.blocks.at(-1)?.hash ?? '0x' + '00'.repeat(32);
-    const logs: JsonObject[] = [];
+    const logs: RpcLog[] = [];
     txs.forEach((tx, i) => {
       if (tx.to?.toLowerCase() === EMITTER) {
         logs.push({
@@ -67,6 +81,119 @@ export class FakeEvmChain implements EvmBackend {
     return block;
   }
 
+  /** The private keys of the funded dev accounts, as BACKEND_SERVICES hands them out. */
+  devAccountKeys(): Uint8Array[] {
+    return DEV_KEYS.map((k) => Uint8Array.from(Buffer.from(k.slice(2), 'hex')));
+  }
+
+  /** BACKEND_SERVICES of the fake: no events to feed (it publishes every block), always healthy and ready, no pools. */
+  services(): BackendServices {
+    return {
+      feedEvents: async () => () => undefined,
+      health: async () => ({}),
+      ready: async () => true,
+      devAccountKeys: () => this.devAccountKeys(),
+      pools: () => ({}),
+    };
+  }
+
+  /**
+   * How the fake answers each definition the devnet answers (evm-handlers.ts), arguments prepared by
+   * the definition; `[json-rpc]` gives the gas cap and evm-timeout of executions, and the log caps.
+   */
+  handlers(config: GatewayConfigService): HandlerTable {
+    const limits = () => ({ gasCap: BigInt(config.jsonRpc['gas-cap']), timeoutMs: config.jsonRpc['evm-timeout'] });
+    const count = (ref: BlockRef) => {
+      const block = this.resolve(ref);
+      return block ? hex(block.txs.length) : null;
+    };
+    /** A trace: the struct logger's answer for a transaction or a call, none for a block. */
+    const trace = <T>(result: T, method: string, ...args: unknown[]): T => {
+      this.record(method, ...args);
+      return result;
+    };
+    return new HandlerTable()
+      .on(d.eth_chainId, () => hex(CHAIN_ID))
+      .on(d.eth_blockNumber, () => hex(this.blocks.length))
+      .on(d.eth_syncing, () => false as const)
+      .on(d.eth_gasPrice, () => hex(1_000_000_000n))
+      .on(d.eth_maxPriorityFeePerGas, () => hex(1n))
+      .on(d.eth_blobBaseFee, () => hex(1n))
+      .on(d.eth_feeHistory, (a) => {
+        this.record('feeHistory', a.blockCount, a.lastBlock, a.rewardPercentiles);
+        return { oldestBlock: '0x1', baseFeePerGas: ['0x3b9aca00', '0x3b9aca00'], gasUsedRatio: [0] };
+      })
+      .on(d.eth_coinbase, () => '0x' + '11'.repeat(20))
+      .on(d.eth_getBalance, (a) => {
+        const block = a.block ?? LATEST;
+        this.record('getBalance', a.address, block);
+        return hex(this.balances.get(a.address) ?? 0n);
+      })
+      .on(d.eth_getStorageAt, (a) => {
+        this.record('getStorageAt', a.address, decodeStorageSlot(a.slot), a.block ?? LATEST);
+        return '0x' + '00'.repeat(32);
+      })
+      .on(d.eth_getTransactionCount, (a) => hex(this.blocks.flatMap((b) => b.txs).filter((tx) => tx.from?.toLowerCase() === a.address).length))
+      .on(d.eth_getCode, () => '0x6001')
+      .on(d.eth_getProof, (a) => ({
+        address: a.address, accountProof: [], balance: '0x0', codeHash: '0x' + '00'.repeat(32), nonce: '0x0', storageHash: '0x' + '00'.repeat(32),
+        storageProof: a.storageKeys.map(decodeStorageSlot).map((key) => ({ key, value: '0x0', proof: [] })),
+      }))
+      .on(d.eth_call, async (a) => {
+        const args = toBackendArgs(a.args);
+        this.record('call', args, a.block ?? LATEST, limits());
+        if (args.to === REVERTER) throw new ApplicationError('execution reverted: nope', 3, REVERT_DATA);
+        if (args.to === SLOW) await new Promise((resolve) => setTimeout(resolve, 1500));
+        return '0x' + '00'.repeat(31) + '2a';
+      })
+      .on(d.eth_estimateGas, (a) => {
+        this.record('estimateGas', toBackendArgs(a.args), a.block ?? PENDING, limits());
+        return hex(21_000n);
+      })
+      .on(d.eth_createAccessList, (a) => {
+        this.record('createAccessList', toBackendArgs(a.args), a.block ?? LATEST, limits());
+        return { accessList: [], gasUsed: '0x5208' };
+      })
+      .on(d.eth_sendRawTransaction, (a) => {
+        let tx: Transaction;
+        try {
+          tx = Transaction.from(a.data);
+        } catch {
+          throw new ApplicationError('rlp: expected input list for types.LegacyTx');
+        }
+        this.mine([tx]);
+        return tx.hash!;
+      })
+      .on(d.eth_getBlockByNumber, (a) => this.blockJson(this.resolve(a.block), a.fullTransactions))
+      .on(d.eth_getBlockByHash, (a) => this.blockJson(this.resolve(byHash(a.hash)), a.fullTransactions))
+      .on(d.eth_getBlockTransactionCountByNumber, (a) => count(a.block))
+      .on(d.eth_getBlockTransactionCountByHash, (a) => count(byHash(a.hash)))
+      .on(d.eth_getTransactionByHash, (a) => {
+        const found = this.findTx(a.hash);
+        return found ? this.txJson(found.tx, found.block, found.index) : null;
+      })
+      .on(d.eth_getTransactionByBlockNumberAndIndex, (a) => this.txAt(a.block, a.index))
+      .on(d.eth_getTransactionByBlockHashAndIndex, (a) => this.txAt(byHash(a.hash), a.index))
+      .on(d.eth_getTransactionReceipt, (a) => this.receipt(a.hash))
+      .on(d.eth_getBlockReceipts, (a) => {
+        const block = this.resolve(a.block);
+        return block ? block.txs.map((tx) => this.receipt(tx.hash!)!) : null;
+      })
+      .on(d.eth_getLogs, (a) => this.logs(a.criteria, { blockRange: config.jsonRpc['block-range-cap'], logs: config.jsonRpc['logs-cap'] }))
+      .on(d.txpool_content, EMPTY_POOL)
+      .on(d.txpool_contentFrom, EMPTY_POOL)
+      .on(d.txpool_inspect, EMPTY_POOL)
+      .on(d.txpool_status, () => ({ pending: '0x0', queued: '0x0' }))
+      .on(d.debug_traceTransaction, (a) => trace(STRUCT_LOGS(), 'traceTransaction', a.hash, a.config ?? {}))
+      .on(d.debug_traceBlockByNumber, (a) => trace([], 'traceBlock', a.block, a.config ?? {}))
+      .on(d.debug_traceBlockByHash, (a) => trace([], 'traceBlock', byHash(a.hash), a.config ?? {}))
+      .on(d.debug_traceCall, (a) => trace(STRUCT_LOGS(), 'traceCall', toBackendArgs(a.args), a.block, a.config ?? {}))
+      .on(d.net_version, () => String(CHAIN_ID))
+      .on(d.net_listening, () => true)
+      .on(d.net_peerCount, () => 0)
+      .on(d.web3_clientVersion, () => 'rpc-gateway/test');
+  }
+
   private record(method: string, ...args: unknown[]): void {
     this.calls.push({ method, args });
   }
@@ -77,7 +204,7 @@ export class FakeEvmChain implements EvmBackend {
     return this.blocks[Number(ref.number) - 1];
   }
 
-  private txJson(tx: Transaction, block: Block | undefined, index: number): JsonObject {
+  private txJson(tx: Transaction, block: Block | undefined, index: number): RpcTransaction {
     return {
       blockHash: block?.hash ?? null, blockNumber: block ? hex(block.number) : null, from: tx.from!.toLowerCase(), gas: hex(tx.gasLimit),
       gasPrice: hex(tx.gasPrice ?? tx.maxFeePerGas ?? 0n), hash: tx.hash!, input: tx.data, nonce: hex(tx.nonce), to: tx.to?.toLowerCase() ?? null,
@@ -87,13 +214,15 @@ export class FakeEvmChain implements EvmBackend {
     };
   }
 
-  private blockJson(block: Block, full: boolean): JsonObject {
+  private blockJson(block: Block | undefined, full: boolean): RpcBlock | null {
+    if (!block) return null;
     return {
       baseFeePerGas: '0x3b9aca00', difficulty: '0x0', extraData: '0x', gasLimit: '0x1c9c380', gasUsed: hex(21000 * block.txs.length), hash: block.hash,
       logsBloom: '0x' + '00'.repeat(256), miner: '0x' + '11'.repeat(20), mixHash: '0x' + '00'.repeat(32), nonce: '0x0000000000000000',
       number: hex(block.number), parentHash: block.parentHash, receiptsRoot: '0x' + '22'.repeat(32), sha3Uncles: '0x' + '33'.repeat(32), size: '0x100',
       stateRoot: '0x' + '44'.repeat(32), timestamp: hex(block.timestamp), totalDifficulty: '0x0',
-      transactions: block.txs.map((tx, i) => (full ? this.txJson(tx, block, i) : tx.hash!)), transactionsRoot: '0x' + '55'.repeat(32), uncles: [],
+      transactions: full ? block.txs.map((tx, i) => this.txJson(tx, block, i)) : block.txs.map((tx) => tx.hash!),
+      transactionsRoot: '0x' + '55'.repeat(32), uncles: [],
     };
   }
 
@@ -105,83 +234,13 @@ export class FakeEvmChain implements EvmBackend {
     return undefined;
   }
 
-  async chainId(): Promise<bigint> { return CHAIN_ID; }
-  async networkId(): Promise<string> { return String(CHAIN_ID); }
-  async clientVersion(): Promise<string> { return 'rpc-gateway/test'; }
-  async netInfo() { return { listening: true, peerCount: 0 }; }
-  async blockNumber(): Promise<bigint> { return BigInt(this.blocks.length); }
-  async syncing(): Promise<false> { return false; }
-  async gasPrice(): Promise<bigint> { return 1_000_000_000n; }
-  async maxPriorityFeePerGas(): Promise<bigint> { return 1n; }
-  async feeHistory(blockCount: bigint, lastBlock: BlockRef, percentiles: readonly number[]): Promise<JsonObject> {
-    this.record('feeHistory', blockCount, lastBlock, percentiles);
-    return { oldestBlock: '0x1', baseFeePerGas: ['0x3b9aca00', '0x3b9aca00'], gasUsedRatio: [0] };
-  }
-  async coinbase(): Promise<string> { return '0x' + '11'.repeat(20); }
-  async getBalance(address: string, block: BlockRef): Promise<bigint> {
-    this.record('getBalance', address, block);
-    return this.balances.get(address) ?? 0n;
-  }
-  async getStorageAt(address: string, slot: string, block: BlockRef): Promise<string> {
-    this.record('getStorageAt', address, slot, block);
-    return '0x' + '00'.repeat(32);
-  }
-  async getTransactionCount(address: string): Promise<bigint> {
-    return BigInt(this.blocks.flatMap((b) => b.txs).filter((tx) => tx.from?.toLowerCase() === address).length);
-  }
-  async getCode(): Promise<string> { return '0x6001'; }
-  async getProof(address: string, storageKeys: readonly string[]): Promise<JsonObject> {
-    return { address, accountProof: [], balance: '0x0', codeHash: '0x' + '00'.repeat(32), nonce: '0x0', storageHash: '0x' + '00'.repeat(32),
-      storageProof: storageKeys.map((key) => ({ key, value: '0x0', proof: [] })) };
-  }
-  async call(args: TransactionArgs, block: BlockRef, options: { gasCap: bigint; timeoutMs: number }): Promise<string> {
-    this.record('call', args, block, options);
-    if (args.to === REVERTER) throw new ApplicationError('execution reverted: nope', 3, REVERT_DATA);
-    if (args.to === SLOW) await new Promise((resolve) => setTimeout(resolve, 1500));
-    return '0x' + '00'.repeat(31) + '2a';
-  }
-  async estimateGas(args: TransactionArgs, block: BlockRef, options: { gasCap: bigint; timeoutMs: number }): Promise<bigint> {
-    this.record('estimateGas', args, block, options);
-    return 21_000n;
-  }
-  async createAccessList(args: TransactionArgs, block: BlockRef, options: { gasCap: bigint; timeoutMs: number }): Promise<JsonObject> {
-    this.record('createAccessList', args, block, options);
-    return { accessList: [], gasUsed: '0x5208' };
-  }
-  async blobBaseFee(): Promise<bigint> {
-    return 1n;
-  }
-  async sendRawTransaction(raw: Uint8Array): Promise<string> {
-    let tx: Transaction;
-    try {
-      tx = Transaction.from('0x' + Buffer.from(raw).toString('hex'));
-    } catch {
-      throw new ApplicationError('rlp: expected input list for types.LegacyTx');
-    }
-    this.mine([tx]);
-    return tx.hash!;
-  }
-  async getBlockByNumber(ref: BlockRef, full: boolean): Promise<JsonObject | null> {
-    const block = this.resolve(ref);
-    return block ? this.blockJson(block, full) : null;
-  }
-  async getBlockByHash(hash: string, full: boolean): Promise<JsonObject | null> {
-    return this.getBlockByNumber({ kind: 'hash', hash, requireCanonical: false }, full);
-  }
-  async getBlockTransactionCount(ref: BlockRef): Promise<bigint | null> {
-    const block = this.resolve(ref);
-    return block ? BigInt(block.txs.length) : null;
-  }
-  async getTransactionByHash(hash: string): Promise<JsonObject | null> {
-    const found = this.findTx(hash);
-    return found ? this.txJson(found.tx, found.block, found.index) : null;
-  }
-  async getTransactionByBlockAndIndex(ref: BlockRef, index: bigint): Promise<JsonObject | null> {
+  private txAt(ref: BlockRef, index: bigint): RpcTransaction | null {
     const block = this.resolve(ref);
     const tx = block?.txs[Number(index)];
     return block && tx ? this.txJson(tx, block, Number(index)) : null;
   }
-  async getTransactionReceipt(hash: string): Promise<JsonObject | null> {
+
+  private receipt(hash: string): RpcReceipt | null {
     const found = this.findTx(hash);
     if (!found) return null;
     const { tx, block, index } = found;
@@ -191,14 +250,8 @@ export class FakeEvmChain implements EvmBackend {
       to: tx.to?.toLowerCase() ?? null, transactionHash: hash, transactionIndex: hex(index), type: hex(tx.type ?? 0), effectiveGasPrice: '0x3b9aca00',
     };
   }
-  async getBlockReceipts(ref: BlockRef): Promise<JsonObject[] | null> {
-    const block = this.resolve(ref);
-    return block ? Promise.all(block.txs.map(async (tx) => (await this.getTransactionReceipt(tx.hash!))!)) : null;
-  }
-  async getTransactionLogs(hash: string): Promise<JsonObject[] | null> {
-    return (await this.getTransactionReceipt(hash))?.logs as JsonObject[] | null;
-  }
-  async getLogs(filter: LogFilter, caps: { blockRange: number; logs: number }): Promise<JsonObject[]> {
+
+  private logs(filter: LogFilter, caps: { blockRange: number; logs: number }): RpcLog[] {
     const head = BigInt(this.blocks.length);
     const at = (ref: BlockRef | undefined): bigint => (!ref ? head : ref.kind === 'number' ? ref.number : ref.kind === 'tag' && ref.tag === 'earliest' ? 1n : head);
     const from = filter.blockHash ? undefined : at(filter.fromBlock);
@@ -207,40 +260,8 @@ export class FakeEvmChain implements EvmBackend {
     const logs = this.blocks
       .filter((b) => (filter.blockHash ? b.hash === filter.blockHash : b.number >= from! && b.number <= to!))
       .flatMap((b) => b.logs)
-      .filter((l) => !filter.address?.length || filter.address.includes(l.address as string));
+      .filter((l) => !filter.address?.length || filter.address.includes(l.address));
     if (logs.length > caps.logs) throw new ApplicationError(`query returned more than ${caps.logs} results`);
     return logs;
-  }
-  async txpoolContent(): Promise<JsonObject> { return { pending: {}, queued: {} }; }
-  async txpoolContentFrom(): Promise<JsonObject> { return { pending: {}, queued: {} }; }
-  async txpoolInspect(): Promise<JsonObject> { return { pending: {}, queued: {} }; }
-  async txpoolStatus(): Promise<JsonObject> { return { pending: '0x0', queued: '0x0' }; }
-  async traceTransaction(hash: string, config: TraceConfig): Promise<Json> {
-    this.record('traceTransaction', hash, config);
-    return { gas: 21000, failed: false, returnValue: '', structLogs: [] };
-  }
-  async traceBlock(block: BlockRef, config: TraceConfig): Promise<Json> {
-    this.record('traceBlock', block, config);
-    return [];
-  }
-  async traceCall(args: TransactionArgs, block: BlockRef, config: TraceConfig): Promise<Json> {
-    this.record('traceCall', args, block, config);
-    return { gas: 21000, failed: false, returnValue: '', structLogs: [] };
-  }
-  /** The fake keeps no address index: every history is empty. */
-  async searchAddressTransactions(address: string, fromBlock: bigint, direction: SearchDirection, pageSize: number): Promise<AddressTransactionsPage> {
-    this.record('searchAddressTransactions', address, fromBlock, direction, pageSize);
-    return { hashes: [], firstPage: true, lastPage: true };
-  }
-  async transactionBySenderAndNonce(sender: string, nonce: bigint): Promise<string | null> {
-    this.record('transactionBySenderAndNonce', sender, nonce);
-    return null;
-  }
-  async contractCreator(address: string): Promise<ContractCreator | null> {
-    this.record('contractCreator', address);
-    return null;
-  }
-  async devAccountKeys(): Promise<Uint8Array[]> {
-    return DEV_KEYS.map((k) => Buffer.from(k.slice(2), 'hex'));
   }
 }

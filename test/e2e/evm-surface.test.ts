@@ -324,11 +324,18 @@ describe('ethers over HTTP', () => {
     expect(block?.hash).toBe(full.chain.blocks.at(-1)!.hash);
   });
 
-  it('eth_call passes gas-cap and evm-timeout to the backend; a revert carries its data', async () => {
+  it('eth_call passes gas-cap and evm-timeout to the backend, gas over the cap lowered to it; a revert carries its data', async () => {
+    const last = (method: string) => full.chain.calls.filter((c) => c.method === method).at(-1)!.args;
     expect(await provider.call({ to: EMITTER, data: '0x' })).toBe('0x' + '00'.repeat(31) + '2a');
-    expect(full.chain.calls.filter((c) => c.method === 'call').at(-1)!.args[2]).toEqual({ gasCap: 1234567n, timeoutMs: 3000 });
+    expect(last('call')[2]).toEqual({ gasCap: 1234567n, timeoutMs: 3000 });
+    expect(await provider.call({ to: EMITTER, data: '0x', gasLimit: 5_000_000n })).toBe('0x' + '00'.repeat(31) + '2a');
+    expect(last('call')[0]).toMatchObject({ to: EMITTER, gas: 1234567n });
+    expect((await rpc(full.httpUrl, 'eth_call', [{ to: EMITTER, gas: '0x1000' }, 'latest'])).result).toBe('0x' + '00'.repeat(31) + '2a');
+    expect(last('call')[0]).toMatchObject({ to: EMITTER, gas: 0x1000n });
     await provider.estimateGas({ to: EMITTER });
-    expect(full.chain.calls.filter((c) => c.method === 'estimateGas').at(-1)!.args[2]).toEqual({ gasCap: 1234567n, timeoutMs: 3000 });
+    expect(last('estimateGas')[2]).toEqual({ gasCap: 1234567n, timeoutMs: 3000 });
+    await provider.estimateGas({ to: EMITTER, gasLimit: 5_000_000n });
+    expect(last('estimateGas')[0]).toMatchObject({ to: EMITTER, gas: 1234567n });
     const err = await provider.call({ to: REVERTER }).catch((e: unknown) => e);
     expect(isError(err, 'CALL_EXCEPTION')).toBe(true);
     expect((err as { reason: string }).reason).toBe('nope');

@@ -152,6 +152,17 @@ describe('in upstream mode', () => {
   it("runs a method that is not forwarded on this gateway's own handler", async () => {
     expect((await rpc(gw.evmHttpUrl!, 'hello_greeted')).result).toBe(0);
   });
+
+  it('caches a computed method by its rule: three identical calls run its handler once', async () => {
+    const block = (await rpc(upstream.evmHttpUrl!, 'eth_getBlockByNumber', ['0x1', false])).result;
+    const expected = { number: '0x1', hash: block.hash, transactions: block.transactions.length };
+    for (let i = 0; i < 3; i++) expect((await rpc(gw.evmHttpUrl!, 'hello_blockSummary', ['0x1'])).result).toEqual(expected);
+    expect((await rpc(gw.evmHttpUrl!, 'hello_summarized')).result).toBe(1);
+    // Not forwarded: the upstream's own handler never ran.
+    expect((await rpc(upstream.evmHttpUrl!, 'hello_summarized')).result).toBe(0);
+    // `latest` lives for a block at most: each new block is summarized afresh.
+    expect((await rpc(gw.evmHttpUrl!, 'hello_blockSummary', ['latest'])).result).toMatchObject({ hash: expect.any(String) });
+  });
 });
 
 describe('a plugin that fails', () => {
@@ -235,7 +246,7 @@ describe('rpc-gateway plugins', () => {
       const config = loadConfig({ home, flags, pluginNamespaces });
       expect(formatPluginListing(listPlugins(loadPlugins(config.gateway.plugins, config.home), config))).toBe(
         `hello 0.1.0 (evm; hello) from ${hello}\n` +
-          '  served      hello_greet\n  served      hello_head\n  served      hello_greeted\n' +
+          '  served      hello_greet\n  served      hello_head\n  served      hello_blockSummary\n  served      hello_greeted\n  served      hello_summarized\n' +
           `faulty 1.0.0 (node; faulty) from ${join(FIXTURES, 'faulty.ts')}\n` +
           '  served      faulty_bug\n  served      faulty_refuse\n  served      faulty_echo\n  not served  faulty_secret  (unsafe)\n',
       );
@@ -266,10 +277,10 @@ describe('a bad plugin stops start-up with one line', () => {
   it.each([
     [[fixture('missing.js')], '', /^config\/gateway\.toml: \[plugins\] load = ".*missing\.js": expected a plugin module; nothing at .*missing\.js$/],
     [[fixture('no-manifest.js')], '', /: expected a module exporting a plugin manifest \(definePlugin\(\{\.\.\.\}\)\)$/],
-    [[fixture('future-api.js')], '', /: expected plugin future written for plugin API version 1 \(it names 99\)$/],
+    [[fixture('future-api.js')], '', /: expected plugin future written for plugin API version 2 \(it names 99\)$/],
     [[fixture('eth-clash.js')], '', /: expected plugin clash's namespace eth not to be a built-in one$/],
     [['HELLO', fixture('hello-clash.js')], '', /: expected plugin hello-two's namespace hello not to be plugin hello's too$/],
-    [[fixture('no-handler.js')], '', /^plugin nohandler: method nohandler_call has no handler$/],
+    [[fixture('bad-handler.js')], '', /^plugin badhandler: method badhandler_call has a handler that is not a function$/],
     [[fixture('route-clash.js')], '', /^plugin routes: method status is already registered by info$/],
     [['HELLO'], '[plugins.hello]\ngreeting = ""\n', /^config\/gateway\.toml: \[plugins\.hello\] greeting = "": expected a non-empty string$/],
     [['HELLO'], '[plugins.nobody]\nx = 1\n', /^config\/gateway\.toml: \[plugins\.nobody\]: expected the table of a loaded plugin \(loaded: hello\)$/],

@@ -2,8 +2,7 @@
  * /readyz in upstream mode: ready while every configured pool has a healthy upstream, an EVM-only
  * gateway included (it has no node to ask `health`); not ready once a configured pool has none.
  */
-import { EVM_BACKEND } from '../../src/backends/evm-backend';
-import type { UpstreamEvmBackend } from '../../src/backends/upstream/upstream-evm-backend';
+import { UpstreamPools } from '../../src/backends/upstream/upstream.module';
 import { Anvil } from '../support/anvil';
 import { evmRpcFlags } from '../support/backends';
 import { get } from '../support/gateway';
@@ -30,7 +29,7 @@ it('an EVM-only gateway is ready while its anvil is healthy, and not once it is 
   const ready = await get(gw.metricsUrl!, '/readyz');
   expect(ready.status).toBe(200);
   await anvil.stop();
-  const pool = gw.app.get<UpstreamEvmBackend>(EVM_BACKEND).pool;
+  const pool = gw.app.get(UpstreamPools).evm;
   // A healthy upstream is marked down after unhealthy_threshold (2) missed checks.
   await pool.checkHealth();
   await pool.checkHealth();

@@ -5,9 +5,8 @@
  * EVM filters and subscriptions fed by the pool's new heads.
  */
 import { JsonRpcProvider, Wallet, toBeHex } from 'ethers';
-import { EVM_BACKEND } from '../../src/backends/evm-backend';
-import type { UpstreamEvmBackend } from '../../src/backends/upstream/upstream-evm-backend';
-import { UpstreamLifecycle } from '../../src/backends/upstream/upstream.module';
+import type { UpstreamPool } from '../../src/backends/upstream/upstream-pool';
+import { UpstreamLifecycle, UpstreamPools } from '../../src/backends/upstream/upstream.module';
 import { Anvil, ANVIL_ADDRESS_0, ANVIL_KEY_0 } from '../support/anvil';
 import { evmRpcFlags } from '../support/backends';
 import { startUpstreamGateway, type EvmEntry } from '../support/upstream';
@@ -20,7 +19,8 @@ const CHAIN_ID = 9001;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface EvmUpstreamApp {
-  readonly backend: UpstreamEvmBackend;
+  /** The EVM side of the upstream backend. */
+  readonly backend: { readonly pool: UpstreamPool };
   readonly lifecycle: UpstreamLifecycle;
   readonly httpUrl: string;
   readonly wsUrl: string;
@@ -31,7 +31,7 @@ interface EvmUpstreamApp {
 async function startApp(evm: EvmEntry[], settings: Record<string, string | number> = {}): Promise<EvmUpstreamApp> {
   const gw = await startUpstreamGateway([], { evm, settings, flags: evmRpcFlags('eth,net,web3') });
   return {
-    backend: gw.app.get<UpstreamEvmBackend>(EVM_BACKEND),
+    backend: { pool: gw.app.get(UpstreamPools).evm },
     lifecycle: gw.app.get(UpstreamLifecycle),
     httpUrl: gw.evmHttpUrl!,
     wsUrl: gw.evmWsUrl!,

@@ -6,8 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import type { EmbeddedNodeBackend } from '../../src/backends/embedded/embedded-node-backend';
-import { NODE_BACKEND } from '../../src/backends/node-backend';
+import { DevnetNode } from '../../src/backends/embedded/devnet-node';
 import { call, post, startTestGateway, waitForHeight, type TestGateway } from '../support/gateway';
 import { startGatewayProcess } from '../support/gateway-process';
 import { startUpstreamGateway, TcpProxy, type UpstreamGateway } from '../support/upstream';
@@ -260,7 +259,7 @@ describe('a pool of the devnet and its followers', () => {
       ],
       { settings: { hedge_quantile: 0 } },
     );
-    const sync = follower.app.get<EmbeddedNodeBackend>(NODE_BACKEND).devnet.follower!;
+    const sync = follower.app.get(DevnetNode).devnet.follower!;
     try {
       await untilHealthy(gw, 'follower');
       // In sync, the follower (weighted far higher) takes the reads.

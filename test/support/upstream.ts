@@ -5,14 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startGateway } from '../../src/bootstrap';
-import { NODE_BACKEND } from '../../src/backends/node-backend';
-import type { UpstreamNodeBackend } from '../../src/backends/upstream/upstream-node-backend';
+import { UpstreamPools } from '../../src/backends/upstream/upstream.module';
+import type { UpstreamPool } from '../../src/backends/upstream/upstream-pool';
+import type { WsMultiplexer } from '../../src/backends/upstream/ws-multiplexer';
 import { loadConfig } from '../../src/config/load-config';
 import { pluginNamespaces } from '../../src/plugins/loader';
 import type { TestGateway } from './gateway';
 
 export interface UpstreamGateway extends TestGateway {
-  readonly backend: UpstreamNodeBackend;
+  /** The node side of the upstream backend: its pool, and the multiplexer of its subscriptions. */
+  readonly backend: { readonly pool: UpstreamPool; readonly events: WsMultiplexer };
 }
 
 export interface NodeEntry {
@@ -49,7 +51,7 @@ export async function startUpstreamGateway(nodes: readonly NodeEntry[], options:
     url,
     wsUrl: url.replace(/^http/, 'ws') + '/websocket',
     home,
-    backend: gw.app.get<UpstreamNodeBackend>(NODE_BACKEND),
+    backend: { pool: gw.app.get(UpstreamPools).node, events: gw.app.get(UpstreamPools).events },
     async close() {
       await gw.close();
       rmSync(home, { recursive: true, force: true });

@@ -1,27 +1,31 @@
 /**
- * The embedded devnet as the node backend and the EVM backend: one devnet, opened when the app
- * starts, producing (or, with `follow`, replaying) blocks from bootstrap until shutdown, seen through
- * NODE_BACKEND (CometBFT RPC) and EVM_BACKEND (Ethereum JSON-RPC).
+ * The embedded devnet as the backend of both interfaces: one devnet, opened when the app starts,
+ * producing (or, with `follow`, replaying) blocks from bootstrap until shutdown, answering the node
+ * RPC's and the EVM RPC's method definitions through their handler tables.
  */
-import { Inject, Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { GatewayConfigService } from '../../config/gateway-config.service';
+import { devAccounts } from '../../devnet/app/evm/dev-accounts';
 import { EventBus } from '../../events';
 import { EventsModule } from '../../events/events.module';
-import { EVM_BACKEND } from '../evm-backend';
-import { NODE_BACKEND } from '../node-backend';
-import { EmbeddedEvmBackend } from './embedded-evm-backend';
-import { EmbeddedNodeBackend } from './embedded-node-backend';
+import { METHOD_BACKEND } from '../../rpc/registration';
+import { BACKEND_SERVICES, type BackendServices } from '../backend-services';
+import { DevnetEvm } from './devnet-evm';
+import { DevnetMethods } from './devnet-methods';
+import { DevnetNode } from './devnet-node';
+import { evmHandlers } from './evm-handlers';
+import { nodeHandlers } from './node-handlers';
 
 @Injectable()
 export class DevnetLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
-  constructor(@Inject(NODE_BACKEND) private readonly backend: EmbeddedNodeBackend) {}
+  constructor(private readonly node: DevnetNode) {}
 
   onApplicationBootstrap(): Promise<void> {
-    return this.backend.start();
+    return this.node.start();
   }
 
   onApplicationShutdown(): Promise<void> {
-    return this.backend.stop();
+    return this.node.stop();
   }
 }
 
@@ -29,13 +33,13 @@ export class DevnetLifecycle implements OnApplicationBootstrap, OnApplicationShu
   imports: [EventsModule],
   providers: [
     {
-      provide: NODE_BACKEND,
+      provide: DevnetNode,
       inject: [GatewayConfigService, EventBus],
-      useFactory: (config: GatewayConfigService, bus: EventBus): Promise<EmbeddedNodeBackend> => {
+      useFactory: (config: GatewayConfigService, bus: EventBus): Promise<DevnetNode> => {
         const { devnet } = config.gateway;
         // Absent in configs that leave out [json-rpc] (tests); the default refuses unprotected txs.
         const jsonRpc = config.jsonRpc as typeof config.jsonRpc | undefined;
-        return EmbeddedNodeBackend.open(
+        return DevnetNode.open(
           {
             home: config.home,
             chainId: devnet.chain_id,
@@ -45,7 +49,6 @@ export class DevnetLifecycle implements OnApplicationBootstrap, OnApplicationShu
             mempoolSize: devnet.mempool_size,
             maxTxBytes: devnet.max_tx_bytes,
             rpcAddress: config.rpc.laddr,
-            timeoutBroadcastTxCommitMs: config.rpc.timeout_broadcast_tx_commit,
             ...(devnet.follow === '' ? {} : { follow: devnet.follow }),
             evm: {
               // 0: the EIP-155 chain id follows the genesis chain id when it has Evmos's form (name_9000-1), else 9000.
@@ -59,13 +62,31 @@ export class DevnetLifecycle implements OnApplicationBootstrap, OnApplicationShu
         );
       },
     },
+    { provide: DevnetEvm, inject: [DevnetNode], useFactory: (node: DevnetNode) => new DevnetEvm(node.devnet) },
+    { provide: METHOD_BACKEND.node, inject: [DevnetNode], useFactory: (node: DevnetNode) => new DevnetMethods(nodeHandlers(node)) },
     {
-      provide: EVM_BACKEND,
-      inject: [NODE_BACKEND],
-      useFactory: (node: EmbeddedNodeBackend): EmbeddedEvmBackend => new EmbeddedEvmBackend(node.devnet),
+      provide: METHOD_BACKEND.evm,
+      inject: [DevnetEvm, GatewayConfigService],
+      useFactory: (evm: DevnetEvm, config: GatewayConfigService) => new DevnetMethods(evmHandlers(evm, config)),
+    },
+    {
+      provide: BACKEND_SERVICES,
+      inject: [DevnetNode, DevnetEvm],
+      useFactory: (node: DevnetNode, evm: DevnetEvm): BackendServices => ({
+        // The devnet publishes every event itself; there is nothing to feed or release.
+        feedEvents: async () => () => undefined,
+        health: () => node.info.health(),
+        ready: async () => {
+          await node.info.health();
+          return true;
+        },
+        devAccountKeys: () => devAccounts().map((account) => Uint8Array.from(account.privateKey)),
+        pools: () => ({}),
+        addressHistory: evm.history,
+      }),
     },
     DevnetLifecycle,
   ],
-  exports: [NODE_BACKEND, EVM_BACKEND],
+  exports: [DevnetNode, METHOD_BACKEND.node, METHOD_BACKEND.evm, BACKEND_SERVICES],
 })
 export class EmbeddedModule {}

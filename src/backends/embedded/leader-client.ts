@@ -1,21 +1,21 @@
 /**
- * A follower's line to its leader's node RPC: JSON-RPC calls over the upstream backend's NodeClient
+ * A follower's line to its leader's node RPC: JSON-RPC calls over the upstream backend's JsonRpcClient
  * (keep-alive connections), each answer checked to be a result object.
  */
 import { LeaderAnswerError, type LeaderConnection } from '../../devnet/follower/leader-connection';
 import type { JsonObject } from '../../rpc/json';
-import { NodeClient } from '../upstream/node-client';
+import { JsonRpcClient } from '../upstream/json-rpc-client';
 import { UpstreamAnswerError } from '../upstream/upstream-errors';
 
 export class LeaderClient implements LeaderConnection {
-  private readonly node: NodeClient;
+  private readonly node: JsonRpcClient;
 
   constructor(
     /** The leader's node RPC base URL (http:// or https://). */
     readonly url: string,
     private readonly timeoutMs = 10_000,
   ) {
-    this.node = new NodeClient(url);
+    this.node = new JsonRpcClient(url);
   }
 
   /** The leader's /websocket URL. */

@@ -1,5 +1,5 @@
 /**
- * Several calls to one upstream sent as one JSON-RPC batch (see NodeClient's batching): undici's
+ * Several calls to one upstream sent as one JSON-RPC batch (see JsonRpcClient's batching): undici's
  * dispatch handler of the batch request, which hands each call its own member of the answer, matched
  * by id. A node that answers the batch with anything but an array (a "batch too large" error, an HTTP
  * 4xx) does not take batches: `refused` is told, and sends the calls again one by one.

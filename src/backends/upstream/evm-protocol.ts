@@ -4,6 +4,7 @@
  * revert keeps code 3 and its data), as go-ethereum wrote it. `eth_chainId` and `net_version` (the
  * chain id in decimal, as Evmos answers it) state the chain.
  */
+import { eth_blockNumber, eth_chainId, eth_getBlockTransactionCountByNumber, eth_syncing, net_version } from '../../evm-rpc/definitions';
 import { ApplicationError } from '../../rpc/errors';
 import type { PoolProtocol, Probe } from './pool-protocol';
 import type { Upstream } from './upstream';
@@ -12,9 +13,9 @@ export const EVM_PROTOCOL: PoolProtocol = {
   async probe(u: Upstream, timeoutMs: number): Promise<Probe> {
     try {
       const [number, syncing, chainId] = await Promise.all([
-        u.client.call('eth_blockNumber', [], timeoutMs),
-        u.client.call('eth_syncing', [], timeoutMs),
-        u.client.call('eth_chainId', [], timeoutMs),
+        u.client.call(eth_blockNumber.name, [], timeoutMs),
+        u.client.call(eth_syncing.name, [], timeoutMs),
+        u.client.call(eth_chainId.name, [], timeoutMs),
       ]);
       return {
         ok: true,
@@ -29,14 +30,14 @@ export const EVM_PROTOCOL: PoolProtocol = {
     }
   },
   hasBlock: (u, height, timeoutMs) =>
-    u.client.call('eth_getBlockTransactionCountByNumber', [`0x${height.toString(16)}`], timeoutMs).then(
+    u.client.call(eth_getBlockTransactionCountByNumber.name, [`0x${height.toString(16)}`], timeoutMs).then(
       ({ result }) => result !== null,
       () => false,
     ),
   chainOf(method, result) {
     if (typeof result !== 'string') return undefined;
-    if (method === 'net_version') return result;
-    if (method !== 'eth_chainId' || !/^0x[0-9a-fA-F]+$/.test(result)) return undefined;
+    if (method === net_version.name) return result;
+    if (method !== eth_chainId.name || !/^0x[0-9a-fA-F]+$/.test(result)) return undefined;
     return BigInt(result).toString();
   },
   // A node that has not seen a block (lagging within max_height_lag, or pruned) says so in these words.

@@ -2,29 +2,30 @@
  * The node-RPC pool's protocol: health from `status`, CometBFT's texts passed on as ApplicationErrors;
  * `status` (`node_info.network`) and every block header (`chain_id`) state the chain.
  */
+import { block, block_by_hash, commit, header, header_by_hash, status } from '../../node-rpc/definitions';
 import { ApplicationError } from '../../rpc/errors';
 import type { PoolProtocol, Probe } from './pool-protocol';
 import type { Upstream } from './upstream';
 
 /** Where the answers that state the chain state it. */
 const CHAIN_AT = new Map<string, readonly string[]>([
-  ['status', ['node_info', 'network']],
-  ['block', ['block', 'header', 'chain_id']],
-  ['block_by_hash', ['block', 'header', 'chain_id']],
-  ['header', ['header', 'chain_id']],
-  ['header_by_hash', ['header', 'chain_id']],
-  ['commit', ['signed_header', 'header', 'chain_id']],
+  [status.name, ['node_info', 'network']],
+  [block.name, ['block', 'header', 'chain_id']],
+  [block_by_hash.name, ['block', 'header', 'chain_id']],
+  [header.name, ['header', 'chain_id']],
+  [header_by_hash.name, ['header', 'chain_id']],
+  [commit.name, ['signed_header', 'header', 'chain_id']],
 ]);
 
 export const NODE_PROTOCOL: PoolProtocol = {
   async probe(u: Upstream, timeoutMs: number): Promise<Probe> {
     try {
-      const { result } = await u.client.call('status', {}, timeoutMs);
-      const status = result as { node_info?: { network?: string }; sync_info?: Record<string, unknown> };
-      const sync = status.sync_info ?? {};
+      const { result } = await u.client.call(status.name, {}, timeoutMs);
+      const answer = result as { node_info?: { network?: string }; sync_info?: Record<string, unknown> };
+      const sync = answer.sync_info ?? {};
       return {
         ok: true,
-        network: String(status.node_info?.network ?? ''),
+        network: String(answer.node_info?.network ?? ''),
         latest: BigInt(String(sync.latest_block_height ?? '0')),
         earliest: BigInt(String(sync.earliest_block_height ?? '1')) || 1n,
         catchingUp: sync.catching_up === true,
@@ -33,7 +34,7 @@ export const NODE_PROTOCOL: PoolProtocol = {
       return { ok: false, error: (err as Error).message };
     }
   },
-  hasBlock: (u, height, timeoutMs) => u.client.call('header', { height: height.toString() }, timeoutMs).then(() => true, () => false),
+  hasBlock: (u, height, timeoutMs) => u.client.call(header.name, { height: height.toString() }, timeoutMs).then(() => true, () => false),
   chainOf(method, result) {
     const path = CHAIN_AT.get(method);
     if (path === undefined) return undefined;

@@ -9,16 +9,18 @@
  */
 import { Logger } from '@nestjs/common';
 import type { Json } from '../../rpc/json';
+import { resultJson } from '../../rpc/result-json';
 import type { CacheRule } from '../../rpc/method';
 import { HealthChecker, type ChainIdentity, type HealthTransition } from './health-checker';
 import type { CallResult } from './exchange';
 import type { PoolProtocol } from './pool-protocol';
-import { RedisCacheTier, type RedisCache, type RedisTierStats } from './redis-cache';
+import { RedisCacheTier, type RedisCache } from './redis-cache';
 import { RequestExecutor, type AnsweredCall, type UpstreamRequest } from './request-executor';
 import { ResponseCache } from './response-cache';
 import { Upstream } from './upstream';
 import type { UpstreamEndpoint, UpstreamSettings } from '../../config/upstream-config';
 import type { PoolSurface, UpstreamObserver } from './upstream-observer';
+import type { PoolStats } from './pool-stats';
 
 
 export interface PoolRequest extends UpstreamRequest {
@@ -31,34 +33,6 @@ export interface PoolCache {
   readonly maxBytes: number;
   /** The gateway's Redis connection; none without `[cache] redis_url`. */
   readonly redis?: RedisCache;
-}
-
-export interface CacheTierStats {
-  hits: number;
-  misses: number;
-}
-
-export interface PoolStats {
-  head: string;
-  /** The chain served: CometBFT `network` or EVM chain id; '' until an upstream was seen healthy. */
-  chain: string;
-  /** Times a reload moved the pool to another chain. */
-  chain_changes: number;
-  cache: {
-    /** Cacheable reads answered from a tier / not (sent upstream or joined to one in flight). */
-    hits: number;
-    misses: number;
-    evictions: number;
-    bytes: number;
-    entries: number;
-    max_bytes: number;
-    /** Lookups per tier: memory first; Redis (immutable answers only) after a memory miss. */
-    tiers: { memory: CacheTierStats; redis: CacheTierStats };
-    /** null without `[cache] redis_url`. */
-    redis: RedisTierStats | null;
-  };
-  deduplicated: number;
-  upstreams: Record<string, string | number | boolean>[];
 }
 
 export class UpstreamPool {
@@ -268,15 +242,33 @@ export class UpstreamPool {
 
   async request(req: PoolRequest): Promise<Json> {
     if (!req.idempotent) return (await this.executor.execute(req)).result;
+    return this.read(`${req.method}${JSON.stringify(req.params)}`, req.cache, req.needs.height, () => this.executor.execute(req));
+  }
+
+  /**
+   * An answer the gateway computes (from other calls), kept by `rule` as an upstream's answer would be,
+   * under `key` (the method and its params).
+   */
+  remember(key: string, rule: CacheRule, height: bigint | undefined, compute: () => Promise<Json>): Promise<Json> {
+    const chain = this.chainId;
+    return this.read(key, rule, height, async () => {
+      const result = await compute();
+      // Computed from answers of the pool's chain when it has not changed meanwhile.
+      return { result, bytes: resultJson(result).length, network: this.chainId === chain ? chain : undefined };
+    });
+  }
+
+  /** A read: the memory cache, or one identical read in flight, or `fetch` (through Redis for an immutable answer). */
+  private async read(what: string, rule: CacheRule, height: bigint | undefined, fetch: () => Promise<AnsweredCall & { readonly network?: string }>): Promise<Json> {
     // Keyed by chain: what was read or is being read for another chain is never an answer for this one.
     const chain = this.chainId;
-    const key = `${chain}:${req.method}${JSON.stringify(req.params)}`;
+    const key = `${chain}:${what}`;
     const head = this.head;
-    if (req.cache.kind !== 'never') {
+    if (rule.kind !== 'never') {
       const hit = this.cache.get(key, head);
       if (hit !== undefined) return hit;
     }
-    return (await this.joined(key, () => this.load(key, chain, req, head))).result;
+    return (await this.joined(key, () => this.load(key, chain, rule, height, head, fetch))).result;
   }
 
   stats(): PoolStats {
@@ -319,26 +311,31 @@ export class UpstreamPool {
     return started;
   }
 
-  /** Redis for an immutable answer (filling memory), else the upstreams, whose answer is stored. */
-  private async load(key: string, chain: string, req: PoolRequest, head: bigint): Promise<AnsweredCall> {
-    const sharedKey = req.cache.kind === 'immutable' && chain !== '' && this.sharedCache ? `${this.kind.toLowerCase()}:${key}` : undefined;
+  /** Redis for an immutable answer (filling memory), else `fetch`, whose answer is stored. */
+  private async load(
+    key: string,
+    chain: string,
+    rule: CacheRule,
+    height: bigint | undefined,
+    head: bigint,
+    fetch: () => Promise<AnsweredCall & { readonly network?: string }>,
+  ): Promise<AnsweredCall> {
+    const sharedKey = rule.kind === 'immutable' && chain !== '' && this.sharedCache ? `${this.kind.toLowerCase()}:${key}` : undefined;
     const shared = sharedKey === undefined ? undefined : await this.sharedCache?.get(sharedKey);
     if (shared !== undefined) {
       this.cache.setImmutable(key, shared.result, shared.bytes);
       return shared;
     }
-    const answer = await this.executor.execute(req);
+    const answer = await fetch();
     // Kept only when the upstream that answered was, at its last health check, on the chain the key
     // names (a reload may have moved the pool meanwhile).
-    if (chain !== '' && answer.upstream?.network === chain) this.store(key, sharedKey, req, answer, head);
+    if (chain !== '' && (answer.upstream?.network ?? answer.network) === chain) this.store(key, sharedKey, rule, height, answer, head);
     return answer;
   }
 
-  private store(key: string, sharedKey: string | undefined, req: PoolRequest, answer: CallResult, head: bigint): void {
-    const rule = req.cache;
+  private store(key: string, sharedKey: string | undefined, rule: CacheRule, height: bigint | undefined, answer: CallResult, head: bigint): void {
     if (rule.kind === 'immutable') {
-      const h = req.needs.height;
-      const settled = h === undefined || h <= this.head - BigInt(this.settings.finality_depth);
+      const settled = height === undefined || height <= this.head - BigInt(this.settings.finality_depth);
       if (!settled || !(rule.keep?.(answer.result) ?? true)) return;
       this.cache.setImmutable(key, answer.result, answer.bytes);
       if (sharedKey !== undefined) this.sharedCache?.set(sharedKey, answer.result);

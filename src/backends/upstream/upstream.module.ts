@@ -1,34 +1,65 @@
 /**
- * The upstream backend: NODE_BACKEND served by a pool of real CometBFT nodes from `[[upstream.node]]`
- * and EVM_BACKEND by a pool of EVM nodes from `[[upstream.evm]]` in gateway.toml (with none, every EVM
- * call answers `no EVM upstream configured`). Health checks start with the app (the first round
- * completes before it serves, so bad upstreams are known, logged and excluded from the start); the EVM
- * pool's new heads are announced on the event bus for the EVM filters and subscriptions; SIGHUP
- * reloads both upstream lists. With `[cache] redis_url`, both pools share one Redis connection for their
- * response caches, closed on shutdown. An UPSTREAM_OBSERVER, when provided (the metrics), watches both pools.
+ * The upstream backend: the node RPC served by a pool of real CometBFT nodes from `[[upstream.node]]`
+ * and the EVM RPC by a pool of EVM nodes from `[[upstream.evm]]` in gateway.toml (with none, every EVM
+ * call answers `no EVM upstream configured`), each call through the one forward path. Health checks
+ * start with the app (the first round completes before it serves, so bad upstreams are known, logged
+ * and excluded from the start); the EVM pool's new heads are announced on the event bus for the EVM
+ * filters and subscriptions; SIGHUP reloads both upstream lists. With `[cache] redis_url`, both pools
+ * share one Redis connection for their response caches, closed on shutdown. An UPSTREAM_OBSERVER, when
+ * provided (the metrics), watches both pools.
  */
 import { Inject, Injectable, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { reloadUpstreamConfig } from '../../config/upstream-config';
 import { GatewayConfigService } from '../../config/gateway-config.service';
 import { EventBus } from '../../events';
 import { EventsModule } from '../../events/events.module';
-import type { MethodRegistry } from '../../rpc/method-registry';
-import { METHOD_REGISTRY, RPC_EXECUTOR } from '../../rpc/registration';
-import { EVM_BACKEND } from '../evm-backend';
-import { forwardingExecutor } from './forwarder';
-import { BACKEND_POOLS, BACKEND_READINESS, NODE_BACKEND, type BackendPools, type BackendReadiness } from '../node-backend';
+import { Invoker } from '../../rpc/invoker';
+import type { MethodEnv } from '../../rpc/method';
+import { METHOD_BACKEND } from '../../rpc/registration';
+import { BACKEND_SERVICES, type BackendServices } from '../backend-services';
 import { EVM_PROTOCOL } from './evm-protocol';
 import { EvmHeadFeed } from './evm-head-feed';
+import { ForwardPath, namedParams, positionalParams } from './forward-path';
 import { NODE_PROTOCOL } from './node-protocol';
 import { RedisCache } from './redis-cache';
-import { reloadUpstreamConfig } from '../../config/upstream-config';
 import { UPSTREAM_OBSERVER, type UpstreamObserver } from './upstream-observer';
-import { UpstreamEvmBackend } from './upstream-evm-backend';
-import { UpstreamNodeBackend } from './upstream-node-backend';
 import { UpstreamPool, type PoolCache } from './upstream-pool';
 import { WsMultiplexer } from './ws-multiplexer';
 
 /** The Redis tier of the response cache; null without `[cache] redis_url`. */
 const RESPONSE_CACHE_REDIS = Symbol('RESPONSE_CACHE_REDIS');
+
+/** Both pools, the forward path over each, and what shares the node pool's upstream subscriptions between clients. */
+export class UpstreamPools {
+  readonly nodeMethods: ForwardPath;
+  readonly evmMethods: ForwardPath;
+  readonly events: WsMultiplexer;
+
+  constructor(
+    readonly node: UpstreamPool,
+    readonly evm: UpstreamPool,
+    bus: EventBus,
+    env: MethodEnv,
+  ) {
+    this.nodeMethods = new ForwardPath(node, namedParams, env);
+    this.evmMethods = new ForwardPath(evm, positionalParams, env);
+    this.events = new WsMultiplexer(node, bus, new Invoker(this.nodeMethods, env));
+  }
+
+  /** CometBFT's empty object, plus which upstreams are down when some are (clients ignore extra fields). */
+  async health(): Promise<Record<string, never> | { upstreams: { name: string; healthy: boolean; reason: string; latest_height: string }[] }> {
+    const all = this.node.upstreams;
+    if (!this.node.serving) throw this.node.unavailable();
+    if (all.every((u) => u.healthy)) return {};
+    return { upstreams: all.map((u) => ({ name: u.name, healthy: u.healthy, reason: u.downReason, latest_height: u.latestHeight.toString() })) };
+  }
+
+  /** Ready when every configured pool has a healthy upstream (one pool may be left unconfigured). */
+  ready(): boolean {
+    const pools = [this.node, this.evm].filter((p) => p.upstreams.length > 0);
+    return pools.length > 0 && pools.every((p) => p.serving);
+  }
+}
 
 @Injectable()
 export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -38,17 +69,16 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
   readonly evmHeads: EvmHeadFeed;
 
   constructor(
-    @Inject(NODE_BACKEND) private readonly backend: UpstreamNodeBackend,
-    @Inject(EVM_BACKEND) private readonly evm: UpstreamEvmBackend,
+    private readonly pools: UpstreamPools,
     @Inject(RESPONSE_CACHE_REDIS) private readonly redis: RedisCache | null,
     private readonly config: GatewayConfigService,
   ) {
-    this.evmHeads = new EvmHeadFeed(evm.pool, (height) => backend.events.publishBlock(height));
+    this.evmHeads = new EvmHeadFeed(pools.evm, (height) => pools.events.publishBlock(height));
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await Promise.all([this.backend.pool.start(), this.evm.pool.start()]);
-    this.backend.events.start();
+    await Promise.all([this.pools.node.start(), this.pools.evm.start()]);
+    this.pools.events.start();
     this.evmHeads.start();
     process.on('SIGHUP', this.onHangup);
   }
@@ -56,9 +86,9 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
   async onApplicationShutdown(): Promise<void> {
     process.off('SIGHUP', this.onHangup);
     this.evmHeads.stop();
-    this.backend.events.stop();
-    this.backend.pool.stop();
-    this.evm.pool.stop();
+    this.pools.events.stop();
+    this.pools.node.stop();
+    this.pools.evm.stop();
     await this.redis?.close();
   }
 
@@ -66,7 +96,7 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
   async reload(): Promise<void> {
     try {
       const upstream = reloadUpstreamConfig(this.config.home);
-      await Promise.all([this.backend.pool.reload(upstream.nodes), this.evm.pool.reload(upstream.evm)]);
+      await Promise.all([this.pools.node.reload(upstream.nodes), this.pools.evm.reload(upstream.evm)]);
     } catch (err) {
       this.logger.error(`upstream reload failed, keeping the current list: ${(err as Error).message}`);
     }
@@ -82,54 +112,38 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
       useFactory: (config: GatewayConfigService): RedisCache | null => (config.gateway.cache.redis_url ? new RedisCache(config.gateway.cache) : null),
     },
     {
-      provide: NODE_BACKEND,
-      inject: [GatewayConfigService, EventBus, RESPONSE_CACHE_REDIS, METHOD_REGISTRY.node, { token: UPSTREAM_OBSERVER, optional: true }],
-      useFactory: (config: GatewayConfigService, bus: EventBus, redis: RedisCache | null, methods: MethodRegistry, observer?: UpstreamObserver): UpstreamNodeBackend => {
-        const upstream = config.gateway.upstream;
-        const pool = new UpstreamPool(upstream.nodes, upstream.settings, poolCache(config, redis), NODE_PROTOCOL);
-        if (observer) pool.watchedBy(observer, 'node');
-        return new UpstreamNodeBackend(pool, new WsMultiplexer(pool, bus), config.rpc.timeout_broadcast_tx_commit, methods);
+      provide: UpstreamPools,
+      inject: [GatewayConfigService, EventBus, RESPONSE_CACHE_REDIS, { token: UPSTREAM_OBSERVER, optional: true }],
+      useFactory: (config: GatewayConfigService, bus: EventBus, redis: RedisCache | null, observer?: UpstreamObserver): UpstreamPools => {
+        const { nodes, evm, settings } = config.gateway.upstream;
+        const cache: PoolCache = { maxBytes: config.gateway.cache.max_bytes, redis: redis ?? undefined };
+        const nodePool = new UpstreamPool(nodes, settings, cache, NODE_PROTOCOL);
+        const evmPool = new UpstreamPool(evm, settings, cache, EVM_PROTOCOL, 'EVM');
+        if (observer) {
+          nodePool.watchedBy(observer, 'node');
+          evmPool.watchedBy(observer, 'evm');
+        }
+        return new UpstreamPools(nodePool, evmPool, bus, { config });
       },
     },
+    { provide: METHOD_BACKEND.node, inject: [UpstreamPools], useFactory: (pools: UpstreamPools) => pools.nodeMethods },
+    { provide: METHOD_BACKEND.evm, inject: [UpstreamPools], useFactory: (pools: UpstreamPools) => pools.evmMethods },
     {
-      provide: EVM_BACKEND,
-      inject: [GatewayConfigService, RESPONSE_CACHE_REDIS, METHOD_REGISTRY.evm, { token: UPSTREAM_OBSERVER, optional: true }],
-      useFactory: (config: GatewayConfigService, redis: RedisCache | null, methods: MethodRegistry, observer?: UpstreamObserver): UpstreamEvmBackend => {
-        const upstream = config.gateway.upstream;
-        const pool = new UpstreamPool(upstream.evm, upstream.settings, poolCache(config, redis), EVM_PROTOCOL, 'EVM');
-        if (observer) pool.watchedBy(observer, 'evm');
-        return new UpstreamEvmBackend(pool, methods);
-      },
-    },
-    {
-      provide: BACKEND_READINESS,
-      inject: [NODE_BACKEND, EVM_BACKEND],
-      // Ready when every configured pool has a healthy upstream (one pool may be left unconfigured).
-      useFactory:
-        (node: UpstreamNodeBackend, evm: UpstreamEvmBackend): BackendReadiness =>
-        () => {
-          const pools = [node.pool, evm.pool].filter((p) => p.upstreams.length > 0);
-          return pools.length > 0 && pools.every((p) => p.serving);
-        },
-    },
-    {
-      provide: BACKEND_POOLS,
-      inject: [NODE_BACKEND, EVM_BACKEND],
-      useFactory:
-        (node: UpstreamNodeBackend, evm: UpstreamEvmBackend): BackendPools =>
-        () => ({
-          node: node.pool.upstreams.length > 0 ? node.pool.stats() : undefined,
-          evm: evm.pool.upstreams.length > 0 ? evm.pool.stats() : undefined,
+      provide: BACKEND_SERVICES,
+      inject: [UpstreamPools],
+      useFactory: (pools: UpstreamPools): BackendServices => ({
+        feedEvents: (query) => pools.events.feed(query),
+        health: () => pools.health(),
+        ready: async () => pools.ready(),
+        devAccountKeys: () => [],
+        pools: () => ({
+          node: pools.node.upstreams.length > 0 ? pools.node.stats() : undefined,
+          evm: pools.evm.upstreams.length > 0 ? pools.evm.stats() : undefined,
         }),
+      }),
     },
-    { provide: RPC_EXECUTOR.node, inject: [NODE_BACKEND], useFactory: (node: UpstreamNodeBackend) => forwardingExecutor(node.pool, {}) },
-    { provide: RPC_EXECUTOR.evm, inject: [EVM_BACKEND], useFactory: (evm: UpstreamEvmBackend) => forwardingExecutor(evm.pool, []) },
     UpstreamLifecycle,
   ],
-  exports: [NODE_BACKEND, EVM_BACKEND, BACKEND_READINESS, BACKEND_POOLS, RPC_EXECUTOR.node, RPC_EXECUTOR.evm],
+  exports: [UpstreamPools, METHOD_BACKEND.node, METHOD_BACKEND.evm, BACKEND_SERVICES],
 })
 export class UpstreamModule {}
-
-function poolCache(config: GatewayConfigService, redis: RedisCache | null): PoolCache {
-  return { maxBytes: config.gateway.cache.max_bytes, redis: redis ?? undefined };
-}

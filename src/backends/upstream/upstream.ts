@@ -1,7 +1,7 @@
 /** One upstream (a node-RPC or an EVM endpoint): its client, what the health checks learned, and its counters. */
 import { CircuitBreaker } from './circuit-breaker';
 import { LatencyWindow } from './latency-window';
-import { NodeClient } from './node-client';
+import { JsonRpcClient } from './json-rpc-client';
 import { redactUrl } from './redact-url';
 import type { UpstreamEndpoint, UpstreamSettings } from '../../config/upstream-config';
 
@@ -23,7 +23,7 @@ export interface UpstreamCounters {
 }
 
 export class Upstream {
-  readonly client: NodeClient;
+  readonly client: JsonRpcClient;
   readonly breaker: CircuitBreaker;
   /** The URL as logs and /health show it: `scheme://host[:port]` (see redact-url.ts). */
   readonly endpoint: string;
@@ -48,11 +48,11 @@ export class Upstream {
   constructor(
     readonly config: UpstreamEndpoint,
     settings: UpstreamSettings,
-    /** It answered a batch with something else than an array (see NodeClient). */
+    /** It answered a batch with something else than an array (see JsonRpcClient). */
     onBatchRefused: (upstream: Upstream, reason: string) => void = () => undefined,
   ) {
     const batching = { maxSize: settings.batch_max_size, maxWaitMs: settings.batch_max_wait };
-    this.client = new NodeClient(config.url, batching, (reason) => onBatchRefused(this, reason));
+    this.client = new JsonRpcClient(config.url, batching, (reason) => onBatchRefused(this, reason));
     this.endpoint = redactUrl(config.url);
     this.breaker = new CircuitBreaker(settings.breaker_failures, settings.breaker_window, settings.breaker_open_time);
   }

@@ -7,7 +7,8 @@
  */
 import { Logger } from '@nestjs/common';
 import type { BusEvent, EventBus } from '../../events';
-import type { JsonObject } from '../../rpc/json';
+import { block as blockMethod, block_results, status } from '../../node-rpc/definitions';
+import type { Invoker } from '../../rpc/invoker';
 import { eventHeight, eventIdentity, heightOnlyNewBlock, synthesizeBlockEvents } from './block-event-synth';
 import type { Upstream } from './upstream';
 import type { UpstreamPool } from './upstream-pool';
@@ -42,6 +43,8 @@ export class WsMultiplexer implements SubscriptionHost {
   constructor(
     private readonly pool: UpstreamPool,
     private readonly bus: EventBus,
+    /** The node RPC over `pool`, for the blocks a gap or an EVM head needs rebuilt. */
+    private readonly node: Invoker,
   ) {}
 
   start(): void {
@@ -104,7 +107,7 @@ export class WsMultiplexer implements SubscriptionHost {
     this.queue = this.queue
       .then(async () => {
         // Everything up to the new upstream's head when it took the subscription may have been missed.
-        const { result } = await on.client.call('status', {}, this.pool.settings.request_timeout);
+        const { result } = await on.client.call(status.name, {}, this.pool.settings.request_timeout);
         const head = BigInt(String((result as { sync_info?: { latest_block_height?: string } }).sync_info?.latest_block_height ?? '0'));
         this.pool.observeHeight(on, head);
         if (head > lostAt) await this.backfill(lostAt + 1n, head);
@@ -130,12 +133,7 @@ export class WsMultiplexer implements SubscriptionHost {
         this.publish(heightOnlyNewBlock(height));
         return;
       }
-      const params = { height: height.toString() };
-      const [block, results] = await Promise.all([
-        this.pool.request({ method: 'block', params, needs: { height }, idempotent: true, cache: { kind: 'immutable' } }),
-        this.pool.request({ method: 'block_results', params, needs: { height }, idempotent: true, cache: { kind: 'immutable' } }),
-      ]);
-      for (const e of synthesizeBlockEvents(block as JsonObject, results as JsonObject)) this.publish(e);
+      for (const e of await this.eventsAt(height)) this.publish(e);
     });
     this.queue = run.catch(() => undefined);
     return run;
@@ -188,11 +186,7 @@ export class WsMultiplexer implements SubscriptionHost {
     }
     for (let h = from; h <= to; h++) {
       try {
-        const [block, results] = await Promise.all([
-          this.pool.request({ method: 'block', params: { height: h.toString() }, needs: { height: h }, idempotent: true, cache: { kind: 'immutable' } }),
-          this.pool.request({ method: 'block_results', params: { height: h.toString() }, needs: { height: h }, idempotent: true, cache: { kind: 'immutable' } }),
-        ]);
-        for (const e of synthesizeBlockEvents(block as JsonObject, results as JsonObject)) {
+        for (const e of await this.eventsAt(h)) {
           if (this.publish(e)) this.counters.backfilled++;
         }
         if (h > this.lastHeight) this.lastHeight = h;
@@ -201,6 +195,12 @@ export class WsMultiplexer implements SubscriptionHost {
         this.logger.warn(`cannot fill the event gap at height ${h}: ${(err as Error).message}`);
       }
     }
+  }
+
+  /** The events of block `height`, rebuilt from `block` and `block_results`. */
+  private async eventsAt(height: bigint): Promise<BusEvent[]> {
+    const [block, results] = await Promise.all([this.node.invoke(blockMethod, { height }), this.node.invoke(block_results, { height })]);
+    return synthesizeBlockEvents(block, results);
   }
 
   /** Publishes an event the first time it is seen; false for a copy. */

@@ -11,7 +11,7 @@
  * so far (a database written before the index existed is caught up on open: address-backfill.ts).
  */
 import { toHex } from '../bytes';
-import { heightKey, prefixEnd, type Database, type Table, type WriteBatch } from '../store/database';
+import { heightKey, type Database, type Table, type WriteBatch } from '../store/database';
 import type { TxActivity } from './tx-activity';
 
 /** What the index takes of one executed Ethereum tx. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Wallet, hexlify } from 'ethers';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { EVM_BACKEND, type EvmBackend } from '../../backends/evm-backend';
+import { BACKEND_SERVICES, type BackendServices } from '../../backends/backend-services';
 import { ApplicationError } from '../../rpc/errors';
 
 interface Account {
@@ -26,7 +26,7 @@ export class DevKeystore {
   private readonly accounts = new Map<string, Account>();
   private seeded: Promise<void> | undefined;
 
-  constructor(@Inject(EVM_BACKEND) private readonly backend: EvmBackend) {}
+  constructor(@Inject(BACKEND_SERVICES) private readonly backend: BackendServices) {}
 
   async addresses(): Promise<string[]> {
     await this.ready();
@@ -107,7 +107,7 @@ export class DevKeystore {
   }
 
   private async seed(): Promise<void> {
-    for (const key of await this.backend.devAccountKeys()) {
+    for (const key of this.backend.devAccountKeys()) {
       const wallet = new Wallet(hexlify(key));
       if (!this.accounts.has(wallet.address.toLowerCase())) this.add(wallet, '', Infinity);
     }

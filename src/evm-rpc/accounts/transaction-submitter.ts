@@ -1,11 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Transaction, getBytes, keccak256, type Wallet } from 'ethers';
-import { EVM_BACKEND, type EvmBackend } from '../../backends/evm-backend';
 import { GatewayConfigService } from '../../config/gateway-config.service';
 import { BROADCAST_QUEUE, type BroadcastQueue, type Delivery } from '../../queue/broadcast-queue';
 import { nodeAnswer, notDelivered, submitOrRefuse } from '../../queue/submission';
 import { ApplicationError } from '../../rpc/errors';
+import type { Invoker } from '../../rpc/invoker';
+import { INVOKER } from '../../rpc/registration';
 import type { RpcTransactionArgs } from '../codec/transaction-args';
+import { eth_sendRawTransaction } from '../eth/send.methods';
 import { MinerSettings } from '../miner/miner-settings';
 import { TransactionDefaults } from './transaction-defaults';
 
@@ -14,14 +16,14 @@ const WEI_PER_ETHER = 1e18;
 /**
  * The one way a transaction leaves the EVM RPC: go-ethereum's SubmitTransaction checks (fee cap,
  * replay protection) and the miner gas price floor, then the broadcast queue, whose workers deliver it
- * with the backend's sendRawTransaction. The caller gets the hash once the node took the tx, or the
+ * with the node's eth_sendRawTransaction. The caller gets the hash once the node took the tx, or the
  * node's refusal as the node gave it; when the node does not answer within `[queue] check_timeout`
  * (the backend is unavailable), the hash: the tx stays queued and is delivered when the node is back.
  */
 @Injectable()
 export class TransactionSubmitter {
   constructor(
-    @Inject(EVM_BACKEND) private readonly backend: EvmBackend,
+    @Inject(INVOKER.evm) private readonly evm: Invoker,
     @Inject(BROADCAST_QUEUE) private readonly queue: BroadcastQueue,
     private readonly config: GatewayConfigService,
     private readonly miner: MinerSettings,
@@ -29,11 +31,11 @@ export class TransactionSubmitter {
   ) {}
 
   async submitRaw(raw: string): Promise<string> {
-    const bytes = getBytes(raw);
     const tx = decodeTransaction(raw);
     // Bytes that do not decode to a signed tx are the backend's to refuse, in its own words; never queued.
-    if (!tx?.from) return this.backend.sendRawTransaction(bytes);
+    if (!tx?.from) return this.evm.invoke(eth_sendRawTransaction, { data: raw });
     this.admit(tx);
+    const bytes = getBytes(raw);
     const hash = keccak256(bytes);
     await submitOrRefuse(this.queue, { lane: 'evm', id: hash, tx: Buffer.from(bytes).toString('base64'), sender: tx.from.toLowerCase(), nonce: tx.nonce });
     return answer(await this.queue.outcome('evm', hash, this.config.gateway.queue.check_timeout), hash);

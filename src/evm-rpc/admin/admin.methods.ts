@@ -1,9 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Wallet, keccak256 } from 'ethers';
-import { EVM_BACKEND, type EvmBackend } from '../../backends/evm-backend';
 import { GatewayConfigService } from '../../config/gateway-config.service';
 import { defineMethod, param, type AnyMethod } from '../../rpc/method';
-import type { MethodSource } from '../../rpc/registration';
+import type { Invoker } from '../../rpc/invoker';
+import { INVOKER, type MethodSource } from '../../rpc/registration';
+import { eth_getBlockByNumber } from '../eth/blocks.methods';
+import { eth_chainId } from '../eth/chain.methods';
+import { net_version } from '../net/net.methods';
+import { web3_clientVersion } from '../web3/web3.methods';
 import * as c from '../codec/codecs';
 import { checkEnode } from './enode';
 
@@ -18,7 +22,7 @@ export class AdminMethods implements MethodSource {
   private readonly publicKey = new Wallet(Wallet.createRandom().privateKey).signingKey.publicKey.slice(4);
 
   constructor(
-    @Inject(EVM_BACKEND) private readonly b: EvmBackend,
+    @Inject(INVOKER.evm) private readonly evm: Invoker,
     private readonly config: GatewayConfigService,
   ) {}
 
@@ -44,11 +48,11 @@ export class AdminMethods implements MethodSource {
 
   private async nodeInfo(): Promise<Record<string, unknown>> {
     const [name, network, chainId, genesis, head] = await Promise.all([
-      this.b.clientVersion(),
-      this.b.networkId(),
-      this.b.chainId(),
-      this.b.getBlockByNumber({ kind: 'tag', tag: 'earliest' }, false),
-      this.b.getBlockByNumber({ kind: 'tag', tag: 'latest' }, false),
+      this.evm.invoke(web3_clientVersion, {}),
+      this.evm.invoke(net_version, {}),
+      this.evm.invoke(eth_chainId, {}),
+      this.evm.invoke(eth_getBlockByNumber, { block: { kind: 'tag', tag: 'earliest' }, fullTransactions: false }),
+      this.evm.invoke(eth_getBlockByNumber, { block: { kind: 'tag', tag: 'latest' }, fullTransactions: false }),
     ]);
     return {
       id: keccak256('0x' + this.publicKey).slice(2),

@@ -1,4 +1,4 @@
-import type { BlockRef, BlockTag } from '../../backends/evm-backend';
+import type { BlockRef, BlockTag } from '../evm-types';
 import { CodecError } from './codec-error';
 import { fixedText, HASH } from './fixed-bytes';
 import { isObject, jsonKind, goMembers, decodeBool } from './go-json';

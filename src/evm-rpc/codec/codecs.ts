@@ -1,4 +1,4 @@
-import type { BlockRef, LogFilter, TraceConfig } from '../../backends/evm-backend';
+import type { BlockRef, LogFilter, TraceConfig } from '../evm-types';
 import type { Codec } from '../../rpc/codec';
 import type { Json, JsonObject } from '../../rpc/json';
 import { decodeBlockNumber, decodeBlockNumberOrHash } from './block-number';

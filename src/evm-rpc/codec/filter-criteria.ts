@@ -1,4 +1,4 @@
-import type { BlockRef, LogFilter } from '../../backends/evm-backend';
+import type { BlockRef, LogFilter } from '../evm-types';
 import { decodeBlockNumber } from './block-number';
 import { CodecError } from './codec-error';
 import { decodeHash, HASH } from './fixed-bytes';

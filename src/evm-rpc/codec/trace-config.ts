@@ -1,4 +1,4 @@
-import type { TraceConfig } from '../../backends/evm-backend';
+import type { TraceConfig } from '../evm-types';
 import type { JsonObject } from '../../rpc/json';
 import { decodeBool, decodeString, goMembers, isObject, jsonKind, typeError, type GoField } from './go-json';
 

@@ -1,4 +1,4 @@
-import type { TransactionArgs } from '../../backends/evm-backend';
+import type { TransactionArgs } from '../evm-types';
 import { ApplicationError } from '../../rpc/errors';
 import { decodeData } from './data';
 import { decodeAddress, decodeHash } from './fixed-bytes';

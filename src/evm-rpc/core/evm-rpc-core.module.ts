@@ -15,6 +15,7 @@ import { evmNamespaceServed } from './rpc-modules';
       policy: {
         groupEnabled: (group) => evmNamespaceServed(group, config.jsonRpc.api),
         websocketOnlyRefusal: () => new NotificationsNotSupportedError(),
+        groupOfName: (method) => (method.includes('_') ? method.slice(0, method.indexOf('_')) : undefined),
       },
       limits: () => ({
         requests: { max: config.jsonRpc['batch-request-limit'], key: 'batch-request-limit' },

@@ -5,7 +5,7 @@ import { EventLoopProfile } from './runtime/event-loop-profile';
 import { GcMonitor } from './runtime/gc-monitor';
 import { GcPercent } from './runtime/gc-percent';
 import { DebugRuntimeMethods } from './runtime.methods';
-import { DebugTraceMethods } from './trace.methods';
+import { debugTraceMethods } from './trace.methods';
 
-@Module(methodsModule('evm', 'debug', [DebugTraceMethods, DebugRuntimeMethods], { providers: [GcMonitor, GcPercent, EventLoopProfile, CpuProfiler] }))
+@Module(methodsModule('evm', 'debug', [debugTraceMethods, DebugRuntimeMethods], { providers: [GcMonitor, GcPercent, EventLoopProfile, CpuProfiler] }))
 export class DebugModule {}

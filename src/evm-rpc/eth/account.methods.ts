@@ -1,16 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Transaction } from 'ethers';
-import { EVM_BACKEND, type EvmBackend } from '../../backends/evm-backend';
 import { ApplicationError } from '../../rpc/errors';
 import type { JsonObject } from '../../rpc/json';
 import { defineMethod, optional, param, type AnyMethod } from '../../rpc/method';
-import type { MethodSource } from '../../rpc/registration';
+import type { Invoker } from '../../rpc/invoker';
+import { INVOKER, type MethodSource } from '../../rpc/registration';
 import { DevKeystore } from '../accounts/dev-keystore';
 import { signText, signTypedData } from '../accounts/signatures';
 import { TransactionDefaults } from '../accounts/transaction-defaults';
 import { TransactionSubmitter } from '../accounts/transaction-submitter';
 import * as c from '../codec/codecs';
 import type { RpcTransactionArgs } from '../codec/transaction-args';
+import { txpool_content } from '../txpool/txpool.methods';
+import { eth_sendRawTransaction } from './send.methods';
 
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 
@@ -18,7 +20,7 @@ const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
 @Injectable()
 export class EthAccountMethods implements MethodSource {
   constructor(
-    @Inject(EVM_BACKEND) private readonly b: EvmBackend,
+    @Inject(INVOKER.evm) private readonly evm: Invoker,
     private readonly keystore: DevKeystore,
     private readonly submitter: TransactionSubmitter,
     private readonly defaults: TransactionDefaults,
@@ -43,7 +45,7 @@ export class EthAccountMethods implements MethodSource {
       }),
       // Not forwarded: the gateway checks the fee cap, replay protection and the miner gas price floor, then
       // the broadcast queue delivers it (eth_sendTransaction, signed here, takes the same path).
-      defineMethod({ group, name: 'eth_sendRawTransaction', params: [param('data', c.data)], handler: (a) => this.submitter.submitRaw(a.data) }),
+      { ...eth_sendRawTransaction, handler: (a: { readonly data: string }) => this.submitter.submitRaw(a.data) },
       defineMethod({
         group,
         name: 'eth_sendTransaction',
@@ -69,7 +71,7 @@ export class EthAccountMethods implements MethodSource {
     const wallet = await this.keystore.unlockedWallet(from);
     const match = Transaction.from(await this.defaults.fill(args, from));
     this.submitter.checkFee(gasPrice ?? match.maxFeePerGas ?? match.gasPrice ?? 0n, gasLimit ?? match.gasLimit);
-    const pending = ((await this.b.txpoolContent()).pending ?? {}) as Record<string, Record<string, JsonObject>>;
+    const pending = (await this.evm.invoke(txpool_content, {})).pending;
     const mine = Object.entries(pending).find(([sender]) => sender.toLowerCase() === from)?.[1] ?? {};
     if (!Object.values(mine).some((tx) => signingHash(tx) === match.unsignedHash)) {
       throw new ApplicationError(`transaction ${match.unsignedHash} not found`);

@@ -1,14 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVM_BACKEND, type BlockRef, type EvmBackend } from '../../backends/evm-backend';
-import type { Json, JsonObject } from '../../rpc/json';
-import { defineMethod, param, type AnyMethod } from '../../rpc/method';
-import type { MethodSource } from '../../rpc/registration';
+import type { Invoker } from '../../rpc/invoker';
+import type { Json } from '../../rpc/json';
+import { defineMethod, param, returns, type AnyMethod } from '../../rpc/method';
+import { INVOKER, type MethodSource } from '../../rpc/registration';
 import { blockNumberOf, FOUND, foundAt, heightAt, MINED } from '../block-rules';
 import * as c from '../codec/codecs';
-import { toQuantity } from '../codec/hex';
+import type { BlockRef, Quantity, RpcBlock, RpcLog, RpcReceipt, RpcTransaction } from '../evm-types';
+import { txpool_content } from '../txpool/txpool.methods';
 
-const byHash = (hash: string): BlockRef => ({ kind: 'hash', hash, requireCanonical: false });
-
+const read = { group: 'eth', idempotent: true } as const;
 /** A found block (or what is in it) at the call's `block`: kept once found at a fixed block. */
 const foundAtBlock = {
   cache: (a: { readonly block: BlockRef }) => foundAt(a.block),
@@ -17,79 +17,110 @@ const foundAtBlock = {
 /** A found block (or what is in it) by hash. */
 const foundByHash = { cache: () => FOUND };
 
+export const eth_getBlockByNumber = defineMethod({
+  ...read,
+  ...foundAtBlock,
+  name: 'eth_getBlockByNumber',
+  params: [param('block', c.blockNumber), param('fullTransactions', c.bool)],
+  result: returns<RpcBlock | null>(),
+});
+export const eth_getBlockByHash = defineMethod({
+  ...read,
+  ...foundByHash,
+  name: 'eth_getBlockByHash',
+  params: [param('hash', c.hash), param('fullTransactions', c.bool)],
+  result: returns<RpcBlock | null>(),
+});
+export const eth_getBlockTransactionCountByNumber = defineMethod({
+  ...read,
+  ...foundAtBlock,
+  name: 'eth_getBlockTransactionCountByNumber',
+  params: [param('block', c.blockNumber)],
+  result: returns<Quantity | null>(),
+});
+export const eth_getBlockTransactionCountByHash = defineMethod({
+  ...read,
+  ...foundByHash,
+  name: 'eth_getBlockTransactionCountByHash',
+  params: [param('hash', c.hash)],
+  result: returns<Quantity | null>(),
+});
+export const eth_getTransactionByHash = defineMethod({
+  ...read,
+  name: 'eth_getTransactionByHash',
+  params: [param('hash', c.hash)],
+  cache: () => MINED,
+  result: returns<RpcTransaction | null>(),
+});
+export const eth_getTransactionByBlockNumberAndIndex = defineMethod({
+  ...read,
+  ...foundAtBlock,
+  name: 'eth_getTransactionByBlockNumberAndIndex',
+  params: [param('block', c.blockNumber), param('index', c.uint)],
+  result: returns<RpcTransaction | null>(),
+});
+export const eth_getTransactionByBlockHashAndIndex = defineMethod({
+  ...read,
+  ...foundByHash,
+  name: 'eth_getTransactionByBlockHashAndIndex',
+  params: [param('hash', c.hash), param('index', c.uint)],
+  result: returns<RpcTransaction | null>(),
+});
+export const eth_getTransactionReceipt = defineMethod({
+  ...read,
+  ...foundByHash,
+  name: 'eth_getTransactionReceipt',
+  params: [param('hash', c.hash)],
+  revealsHeight: blockNumberOf,
+  result: returns<RpcReceipt | null>(),
+});
+export const eth_getBlockReceipts = defineMethod({
+  ...read,
+  ...foundAtBlock,
+  name: 'eth_getBlockReceipts',
+  params: [param('block', c.blockNumberOrHash)],
+  result: returns<RpcReceipt[] | null>(),
+});
+
 /** The block of the first log of a transaction's logs (a receipt's logs all carry it). */
 const firstLogBlock = (result: Json): bigint | undefined => (Array.isArray(result) && result.length > 0 ? blockNumberOf(result[0]) : undefined);
 
 /** Blocks, transactions, receipts and transaction logs. */
 @Injectable()
 export class EthBlockMethods implements MethodSource {
-  constructor(@Inject(EVM_BACKEND) private readonly b: EvmBackend) {}
+  constructor(@Inject(INVOKER.evm) private readonly evm: Invoker) {}
 
   methods(): AnyMethod[] {
-    const b = this.b;
-    const read = { group: 'eth', idempotent: true, forward: true } as const;
-    const count = async (block: BlockRef) => {
-      const n = await b.getBlockTransactionCount(block);
-      return n === null ? null : toQuantity(n);
-    };
+    const evm = this.evm;
     return [
-      defineMethod({
-        ...read,
-        ...foundAtBlock,
-        name: 'eth_getBlockByNumber',
-        params: [param('block', c.blockNumber), param('fullTransactions', c.bool)],
-        handler: (a) => b.getBlockByNumber(a.block, a.fullTransactions),
-      }),
-      defineMethod({
-        ...read,
-        ...foundByHash,
-        name: 'eth_getBlockByHash',
-        params: [param('hash', c.hash), param('fullTransactions', c.bool)],
-        handler: (a) => b.getBlockByHash(a.hash, a.fullTransactions),
-      }),
-      defineMethod({ ...read, ...foundAtBlock, name: 'eth_getBlockTransactionCountByNumber', params: [param('block', c.blockNumber)], handler: (a) => count(a.block) }),
-      defineMethod({ ...read, ...foundByHash, name: 'eth_getBlockTransactionCountByHash', params: [param('hash', c.hash)], handler: (a) => count(byHash(a.hash)) }),
-      defineMethod({ ...read, name: 'eth_getTransactionByHash', params: [param('hash', c.hash)], cache: () => MINED, handler: (a) => b.getTransactionByHash(a.hash) }),
-      defineMethod({
-        ...read,
-        ...foundAtBlock,
-        name: 'eth_getTransactionByBlockNumberAndIndex',
-        params: [param('block', c.blockNumber), param('index', c.uint)],
-        handler: (a) => b.getTransactionByBlockAndIndex(a.block, a.index),
-      }),
+      eth_getBlockByNumber,
+      eth_getBlockByHash,
+      eth_getBlockTransactionCountByNumber,
+      eth_getBlockTransactionCountByHash,
+      eth_getTransactionByHash,
+      eth_getTransactionByBlockNumberAndIndex,
+      eth_getTransactionByBlockHashAndIndex,
+      eth_getTransactionReceipt,
+      eth_getBlockReceipts,
+      // From the receipt (not every node serves it): null for an unknown or failed transaction, as Evmos answers.
       defineMethod({
         ...read,
         ...foundByHash,
-        name: 'eth_getTransactionByBlockHashAndIndex',
-        params: [param('hash', c.hash), param('index', c.uint)],
-        handler: (a) => b.getTransactionByBlockAndIndex(byHash(a.hash), a.index),
-      }),
-      defineMethod({
-        ...read,
-        ...foundByHash,
-        name: 'eth_getTransactionReceipt',
-        params: [param('hash', c.hash)],
-        revealsHeight: blockNumberOf,
-        handler: (a) => b.getTransactionReceipt(a.hash),
-      }),
-      defineMethod({ ...read, ...foundAtBlock, name: 'eth_getBlockReceipts', params: [param('block', c.blockNumberOrHash)], handler: (a) => b.getBlockReceipts(a.block) }),
-      // Not forwarded: the upstream backend reads it from the receipt (not every node serves it).
-      defineMethod({
-        ...read,
-        ...foundByHash,
-        forward: false,
         name: 'eth_getTransactionLogs',
         params: [param('hash', c.hash)],
         revealsHeight: firstLogBlock,
-        handler: (a) => b.getTransactionLogs(a.hash),
+        handler: async (a, ctx): Promise<RpcLog[] | null> => {
+          const receipt = await evm.invoke(eth_getTransactionReceipt, { hash: a.hash }, ctx);
+          return receipt === null || receipt.status === '0x0' ? null : receipt.logs;
+        },
       }),
-      defineMethod({ group: 'eth', name: 'eth_getPendingTransactions', params: [], handler: () => this.pendingTransactions() }),
+      // The mempool's transactions: txpool content's pending part, by sender then nonce.
+      defineMethod({
+        group: 'eth',
+        name: 'eth_getPendingTransactions',
+        params: [],
+        handler: async (_a, ctx) => Object.values((await evm.invoke(txpool_content, {}, ctx)).pending).flatMap((byNonce) => Object.values(byNonce)),
+      }),
     ];
-  }
-
-  /** The mempool's transactions (txpool content's pending part, by sender then nonce). */
-  private async pendingTransactions(): Promise<JsonObject[]> {
-    const pending = ((await this.b.txpoolContent()).pending ?? {}) as Record<string, Record<string, JsonObject>>;
-    return Object.values(pending).flatMap((byNonce) => Object.values(byNonce));
   }
 }

@@ -1,103 +1,104 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { EVM_BACKEND, type BlockRef, type EvmBackend } from '../../backends/evm-backend';
-import { GatewayConfigService } from '../../config/gateway-config.service';
 import { ApplicationError } from '../../rpc/errors';
-import { defineMethod, optional, param, type AnyMethod } from '../../rpc/method';
-import type { MethodSource } from '../../rpc/registration';
+import type { JsonObject } from '../../rpc/json';
+import { defineMethod, optional, param, returns, type MethodEnv } from '../../rpc/method';
 import { cacheAt, heightAt } from '../block-rules';
 import * as c from '../codec/codecs';
-import { toQuantity } from '../codec/hex';
 import { decodeStorageSlot } from '../codec/storage-slot';
 import { toBackendArgs, type RpcTransactionArgs } from '../codec/transaction-args';
+import type { BlockRef, Quantity } from '../evm-types';
 
 const LATEST: BlockRef = { kind: 'tag', tag: 'latest' };
-const PENDING: BlockRef = { kind: 'tag', tag: 'pending' };
 
 /** A read of the state at the call's `block`: kept as long as that block's state is, routed to nodes that have it. */
-const atBlock = {
+const read = {
+  group: 'eth',
+  idempotent: true,
   cache: (a: { readonly block?: BlockRef }) => cacheAt(a.block),
   height: (a: { readonly block?: BlockRef }) => heightAt(a.block),
-};
+} as const;
+
+/** The block is optional (the spec; go-ethereum): left out, it is `latest`, written out for the nodes that require it (Evmos, anvil). */
+const at = optional('block', c.blockNumberOrHash);
+function atLatest<A extends { readonly block?: BlockRef }>(a: A): A {
+  return a.block === undefined ? { ...a, block: LATEST } : a;
+}
+
+/** `[json-rpc] evm-timeout` as an execution's limit (0 = the pool's request_timeout upstream). */
+export const evmTimeout = ({ config }: MethodEnv): number | undefined => config.jsonRpc['evm-timeout'] || undefined;
+
+/**
+ * The arguments of an execution ready to run: `data` and `input` agreeing, the gas lowered to
+ * `[json-rpc] gas-cap` (0 = none), a left-out block written out as `latest` when `block` says so.
+ */
+export function executable<A extends { readonly args: RpcTransactionArgs; readonly block?: BlockRef }>(a: A, { config }: MethodEnv, writeBlock: boolean): A {
+  toBackendArgs(a.args);
+  const cap = BigInt(config.jsonRpc['gas-cap']);
+  const capped = cap > 0n && a.args.gas !== undefined && a.args.gas > cap;
+  const ready = writeBlock ? atLatest(a) : a;
+  return capped ? { ...ready, args: { ...a.args, gas: cap } } : ready;
+}
 
 /**
  * Account state and execution at a block: balances, code, storage, proofs, eth_call, eth_estimateGas,
- * eth_createAccessList. A left-out block is `latest` (the spec, go-ethereum).
+ * eth_createAccessList.
  */
-@Injectable()
-export class EthStateMethods implements MethodSource {
-  constructor(
-    @Inject(EVM_BACKEND) private readonly b: EvmBackend,
-    private readonly config: GatewayConfigService,
-  ) {}
+export const eth_getBalance = defineMethod({ ...read, name: 'eth_getBalance', params: [param('address', c.address), at], prepare: atLatest, result: returns<Quantity>() });
+export const eth_getStorageAt = defineMethod({
+  ...read,
+  name: 'eth_getStorageAt',
+  params: [param('address', c.address), param('slot', c.string), at],
+  // The key as go-ethereum reads it (0x optional, padded to 32 bytes): some nodes take only that form.
+  prepare: (a) => {
+    const slot = decodeStorageSlot(a.slot);
+    return atLatest(slot === a.slot ? a : { ...a, slot });
+  },
+  result: returns<string>(),
+});
+export const eth_getTransactionCount = defineMethod({ ...read, name: 'eth_getTransactionCount', params: [param('address', c.address), at], prepare: atLatest, result: returns<Quantity>() });
+export const eth_getCode = defineMethod({ ...read, name: 'eth_getCode', params: [param('address', c.address), at], prepare: atLatest, result: returns<string>() });
+export const eth_getProof = defineMethod({
+  ...read,
+  name: 'eth_getProof',
+  params: [param('address', c.address), param('storageKeys', c.strings), at],
+  prepare: (a) => {
+    const storageKeys = a.storageKeys.map(decodeStorageSlot);
+    return atLatest(storageKeys.every((key, i) => key === a.storageKeys[i]) ? a : { ...a, storageKeys });
+  },
+  result: returns<JsonObject>(),
+});
+/** The upstream node applies its own gas cap, as it does to eth_call. */
+export const eth_createAccessList = defineMethod({
+  ...read,
+  name: 'eth_createAccessList',
+  params: [param('args', c.transactionArgs), optional('block', c.blockNumberOrHash)],
+  prepare: (a) => {
+    toBackendArgs(a.args);
+    return a;
+  },
+  timeoutMs: evmTimeout,
+  result: returns<JsonObject>(),
+});
+export const eth_call = defineMethod({
+  ...read,
+  name: 'eth_call',
+  params: [param('args', c.transactionArgs), at, optional('overrides', c.stateOverride)],
+  prepare: (a, env) => {
+    // No backend can apply overrides; answering without them would be silently wrong.
+    if (a.overrides && Object.keys(a.overrides).length > 0) throw new ApplicationError('state overrides are not supported');
+    return executable(a, env, true);
+  },
+  timeoutMs: evmTimeout,
+  result: returns<string>(),
+});
+/** Without a block it estimates against the pending state, which is not kept. */
+export const eth_estimateGas = defineMethod({
+  ...read,
+  name: 'eth_estimateGas',
+  params: [param('args', c.transactionArgs), optional('block', c.blockNumber)],
+  cache: (a) => cacheAt(a.block ?? { kind: 'tag', tag: 'pending' }),
+  prepare: (a, env) => executable(a, env, false),
+  timeoutMs: evmTimeout,
+  result: returns<Quantity>(),
+});
 
-  methods(): AnyMethod[] {
-    const b = this.b;
-    const read = { group: 'eth', idempotent: true, ...atBlock } as const;
-    // Not forwarded as sent: a left-out block is `latest`, and nodes that require it (Evmos, anvil) get
-    // it written out by the upstream backend.
-    const stateRead = read;
-    // The block is optional (the spec; go-ethereum): left out, it is `latest`, and cached as such.
-    const at = optional('block', c.blockNumberOrHash);
-    return [
-      defineMethod({
-        ...stateRead,
-        name: 'eth_getBalance',
-        params: [param('address', c.address), at],
-        handler: async (a) => toQuantity(await b.getBalance(a.address, a.block ?? LATEST)),
-      }),
-      defineMethod({
-        ...stateRead,
-        name: 'eth_getStorageAt',
-        params: [param('address', c.address), param('slot', c.string), at],
-        handler: (a) => b.getStorageAt(a.address, decodeStorageSlot(a.slot), a.block ?? LATEST),
-      }),
-      defineMethod({
-        ...stateRead,
-        name: 'eth_getTransactionCount',
-        params: [param('address', c.address), at],
-        handler: async (a) => toQuantity(await b.getTransactionCount(a.address, a.block ?? LATEST)),
-      }),
-      defineMethod({ ...stateRead, name: 'eth_getCode', params: [param('address', c.address), at], handler: (a) => b.getCode(a.address, a.block ?? LATEST) }),
-      defineMethod({
-        ...stateRead,
-        name: 'eth_getProof',
-        params: [param('address', c.address), param('storageKeys', c.strings), at],
-        handler: (a) => b.getProof(a.address, a.storageKeys.map(decodeStorageSlot), a.block ?? LATEST),
-      }),
-      // Forwarded: the upstream node applies its own gas cap, as it does to eth_call.
-      defineMethod({
-        ...read,
-        forward: true,
-        name: 'eth_createAccessList',
-        params: [param('args', c.transactionArgs), optional('block', c.blockNumberOrHash)],
-        handler: (a) => b.createAccessList(toBackendArgs(a.args), a.block ?? LATEST, this.limits()),
-      }),
-      // eth_call and eth_estimateGas are not forwarded: the gateway caps their gas and sets their timeout.
-      defineMethod({
-        ...read,
-        name: 'eth_call',
-        params: [param('args', c.transactionArgs), optional('block', c.blockNumberOrHash), optional('overrides', c.stateOverride)],
-        handler: (a) => this.call(a.args, a.block ?? LATEST, a.overrides),
-      }),
-      defineMethod({
-        ...read,
-        name: 'eth_estimateGas',
-        params: [param('args', c.transactionArgs), optional('block', c.blockNumber)],
-        // Without a block it estimates against the pending state, which is not kept.
-        cache: (a) => cacheAt(a.block ?? PENDING),
-        handler: async (a) => toQuantity(await b.estimateGas(toBackendArgs(a.args), a.block ?? PENDING, this.limits())),
-      }),
-    ];
-  }
-
-  private call(args: RpcTransactionArgs, block: BlockRef, overrides: Record<string, unknown> | undefined): Promise<string> {
-    // The backends cannot apply overrides; answering without them would be silently wrong.
-    if (overrides && Object.keys(overrides).length > 0) throw new ApplicationError('state overrides are not supported');
-    return this.b.call(toBackendArgs(args), block, this.limits());
-  }
-
-  private limits(): { gasCap: bigint; timeoutMs: number } {
-    const rpc = this.config.jsonRpc;
-    return { gasCap: BigInt(rpc['gas-cap']), timeoutMs: rpc['evm-timeout'] };
-  }
-}
+export const ethStateMethods = [eth_getBalance, eth_getStorageAt, eth_getTransactionCount, eth_getCode, eth_getProof, eth_createAccessList, eth_call, eth_estimateGas];

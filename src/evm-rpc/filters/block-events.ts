@@ -1,5 +1,8 @@
-import type { BlockRef, EvmBackend } from '../../backends/evm-backend';
+import type { Invoker } from '../../rpc/invoker';
 import type { JsonObject } from '../../rpc/json';
+import { eth_getBlockByNumber } from '../eth/blocks.methods';
+import type { BlockRef, RpcBlock, RpcLog } from '../evm-types';
+import { eth_getLogs } from './get-logs';
 
 /** go-ethereum's header fields, in its order; a block object has them plus its body. */
 const HEADER_FIELDS = [
@@ -8,28 +11,25 @@ const HEADER_FIELDS = [
   'excessBlobGas', 'parentBeaconBlockRoot', 'requestsHash', 'hash',
 ];
 
-/** Both caps off: the feed reads one block's logs, whatever the query limits of clients are. */
-const UNCAPPED = { blockRange: Number.MAX_SAFE_INTEGER, logs: Number.MAX_SAFE_INTEGER };
-
 /**
  * A committed block seen as EVM data, fetched from the backend on first use and shared by every
  * filter and subscription that asks (one backend read per kind of data per block).
  */
 export class BlockEvents {
-  private block?: Promise<JsonObject | null>;
-  private blockLogs?: Promise<JsonObject[]>;
+  private block?: Promise<RpcBlock | null>;
+  private blockLogs?: Promise<RpcLog[]>;
 
   constructor(
     readonly height: bigint,
-    private readonly backend: EvmBackend,
+    private readonly evm: Invoker,
   ) {}
 
   private get ref(): BlockRef {
     return { kind: 'number', number: this.height };
   }
 
-  evmBlock(): Promise<JsonObject | null> {
-    this.block ??= this.backend.getBlockByNumber(this.ref, false);
+  evmBlock(): Promise<RpcBlock | null> {
+    this.block ??= this.evm.invoke(eth_getBlockByNumber, { block: this.ref, fullTransactions: false });
     return this.block;
   }
 
@@ -43,7 +43,7 @@ export class BlockEvents {
   }
 
   async hash(): Promise<string | null> {
-    return ((await this.evmBlock())?.hash as string | undefined) ?? null;
+    return (await this.evmBlock())?.hash ?? null;
   }
 
   /** The hashes of the block's EVM transactions. */
@@ -51,8 +51,8 @@ export class BlockEvents {
     return ((await this.evmBlock())?.transactions as string[] | undefined) ?? [];
   }
 
-  logs(): Promise<JsonObject[]> {
-    this.blockLogs ??= this.backend.getLogs({ fromBlock: this.ref, toBlock: this.ref }, UNCAPPED);
+  logs(): Promise<RpcLog[]> {
+    this.blockLogs ??= this.evm.invoke(eth_getLogs, { criteria: { fromBlock: this.ref, toBlock: this.ref } });
     return this.blockLogs;
   }
 }

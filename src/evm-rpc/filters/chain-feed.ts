@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { EVM_BACKEND, type EvmBackend } from '../../backends/evm-backend';
 import { EventBus, parseQuery, type BusEvent } from '../../events';
+import type { Invoker } from '../../rpc/invoker';
+import { INVOKER } from '../../rpc/registration';
 import { BlockEvents } from './block-events';
 
 export interface BlockListener {
@@ -52,7 +53,7 @@ export class ChainFeed implements OnModuleDestroy {
 
   constructor(
     private readonly bus: EventBus,
-    @Inject(EVM_BACKEND) private readonly backend: EvmBackend,
+    @Inject(INVOKER.evm) private readonly evm: Invoker,
   ) {}
 
   /** Starts delivering blocks committed from now on; returns the detach function. */
@@ -101,7 +102,7 @@ export class ChainFeed implements OnModuleDestroy {
   private onNewBlock(event: BusEvent): void {
     const height = (event.data as { value?: { block?: { header?: { height?: string } } } }).value?.block?.header?.height;
     if (height === undefined) return;
-    const block = new BlockEvents(BigInt(height), this.backend);
+    const block = new BlockEvents(BigInt(height), this.evm);
     for (const [listener, queue] of this.queues) {
       if (queue.push(block)) continue;
       this.detach(listener);

@@ -1,4 +1,4 @@
-import type { BlockRef, LogFilter } from '../../backends/evm-backend';
+import type { BlockRef, LogFilter } from '../evm-types';
 import { ApplicationError } from '../../rpc/errors';
 import type { JsonObject } from '../../rpc/json';
 

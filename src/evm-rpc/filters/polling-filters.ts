@@ -1,12 +1,15 @@
 import { Inject, Injectable, Logger, Optional, type OnModuleDestroy } from '@nestjs/common';
 import { AccessService } from '../../access/access.service';
-import { EVM_BACKEND, type EvmBackend, type LogFilter } from '../../backends/evm-backend';
+import type { LogFilter, RpcLog } from '../evm-types';
 import { GatewayConfigService } from '../../config/gateway-config.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import { ApplicationError } from '../../rpc/errors';
-import type { Json, JsonObject } from '../../rpc/json';
+import type { Invoker } from '../../rpc/invoker';
+import type { Json } from '../../rpc/json';
+import { INVOKER } from '../../rpc/registration';
 import type { BlockEvents } from './block-events';
 import { ChainFeed, type BlockListener } from './chain-feed';
+import { eth_getLogs } from './get-logs';
 import { checkLiveRange, matchesLog } from './log-match';
 import { newRpcId } from './rpc-id';
 
@@ -56,7 +59,7 @@ export class PollingFilters implements BlockListener, OnModuleDestroy {
   constructor(
     private readonly feed: ChainFeed,
     private readonly config: GatewayConfigService,
-    @Inject(EVM_BACKEND) private readonly backend: EvmBackend,
+    @Inject(INVOKER.evm) private readonly evm: Invoker,
     @Optional() private readonly metrics?: MetricsService,
     @Optional() private readonly access?: AccessService,
   ) {}
@@ -87,10 +90,10 @@ export class PollingFilters implements BlockListener, OnModuleDestroy {
   }
 
   /** A log filter's whole range, queried again (does not keep the filter alive). */
-  logs(id: string): Promise<JsonObject[]> {
+  logs(id: string): Promise<RpcLog[]> {
     const filter = this.get(id);
     if (filter.kind !== 'logs') throw new ApplicationError(`filter ${id} doesn't have a LogsSubscription type: got ${TYPE_NUMBERS[filter.kind]}`);
-    return this.backend.getLogs(filter.criteria, this.logCaps());
+    return this.evm.invoke(eth_getLogs, { criteria: filter.criteria });
   }
 
   uninstall(id: string): boolean {
@@ -100,11 +103,6 @@ export class PollingFilters implements BlockListener, OnModuleDestroy {
     filter.ended();
     this.unfollowIfIdle();
     return true;
-  }
-
-  logCaps(): { blockRange: number; logs: number } {
-    const rpc = this.config.jsonRpc;
-    return { blockRange: rpc['block-range-cap'], logs: rpc['logs-cap'] };
   }
 
   async onBlock(block: BlockEvents): Promise<void> {

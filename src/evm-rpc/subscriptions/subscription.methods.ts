@@ -1,12 +1,14 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AccessService } from '../../access/access.service';
-import { EVM_BACKEND, type EvmBackend, type LogFilter } from '../../backends/evm-backend';
+import type { LogFilter } from '../evm-types';
+import { eth_getTransactionByHash } from '../eth/blocks.methods';
 import { MetricsService } from '../../metrics/metrics.service';
 import type { CallContext, NotificationPort } from '../../rpc/call-context';
 import { ApplicationError, InvalidParamsError, RpcError } from '../../rpc/errors';
 import type { Json } from '../../rpc/json';
 import { defineMethod, optional, param, type AnyMethod } from '../../rpc/method';
-import type { MethodSource } from '../../rpc/registration';
+import type { Invoker } from '../../rpc/invoker';
+import { INVOKER, type MethodSource } from '../../rpc/registration';
 import { CodecError } from '../codec/codec-error';
 import * as c from '../codec/codecs';
 import { decodeFilterCriteria } from '../codec/filter-criteria';
@@ -55,7 +57,7 @@ export class SubscriptionMethods implements MethodSource {
 
   constructor(
     private readonly feed: ChainFeed,
-    @Inject(EVM_BACKEND) private readonly b: EvmBackend,
+    @Inject(INVOKER.evm) private readonly evm: Invoker,
     @Optional() private readonly metrics?: MetricsService,
     @Optional() private readonly access?: AccessService,
   ) {}
@@ -101,7 +103,7 @@ export class SubscriptionMethods implements MethodSource {
         return {
           kind,
           produce: async (block, send) => {
-            for (const hash of await block.transactionHashes()) await send(fullTransactions ? await this.b.getTransactionByHash(hash) : hash);
+            for (const hash of await block.transactionHashes()) await send(fullTransactions ? await this.evm.invoke(eth_getTransactionByHash, { hash }) : hash);
           },
         };
       }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { methodsModule } from '../../rpc/registration';
-import { Web3Methods } from './web3.methods';
+import { web3Methods } from './web3.methods';
 
-@Module(methodsModule('evm', 'web3', [Web3Methods]))
+@Module(methodsModule('evm', 'web3', [web3Methods]))
 export class Web3Module {}

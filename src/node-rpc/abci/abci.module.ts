@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { NODE_BACKEND } from '../../backends/node-backend';
 import { methodsModule } from '../../rpc/registration';
 import { abciMethods } from './abci.methods';
 
-@Module(methodsModule('node', 'abci', [{ inject: [NODE_BACKEND], methods: abciMethods }]))
+@Module(methodsModule('node', 'abci', [abciMethods]))
 export class AbciModule {}

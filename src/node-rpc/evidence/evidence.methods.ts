@@ -1,16 +1,8 @@
-import type { NodeBackend } from '../../backends/node-backend';
-import { defineMethod, param, type AnyMethod } from '../../rpc/method';
+import { defineMethod, param, returns } from '../../rpc/method';
+import type { JsonObject } from '../../rpc/json';
 import { evidence } from '../params/codecs';
 
 /** The Evidence category. */
-export function evidenceMethods(b: NodeBackend): AnyMethod[] {
-  return [
-    defineMethod({
-      group: 'evidence',
-      name: 'broadcast_evidence',
-      params: [param('evidence', evidence)],
-      forward: true,
-      handler: (a) => b.broadcastEvidence(a.evidence),
-    }),
-  ];
-}
+export const broadcast_evidence = defineMethod({ group: 'evidence', name: 'broadcast_evidence', params: [param('evidence', evidence)], result: returns<JsonObject>() });
+
+export const evidenceMethods = [broadcast_evidence];

@@ -1,8 +1,6 @@
 import { Module } from '@nestjs/common';
-import { NODE_BACKEND } from '../../backends/node-backend';
-import { GatewayConfigService } from '../../config/gateway-config.service';
 import { methodsModule } from '../../rpc/registration';
-import { infoMethods } from './info.methods';
+import { InfoMethods } from './info.methods';
 
-@Module(methodsModule('node', 'info', [{ inject: [NODE_BACKEND, GatewayConfigService], methods: infoMethods }]))
+@Module(methodsModule('node', 'info', [InfoMethods]))
 export class InfoModule {}

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AccessService } from '../../access/access.service';
-import { NODE_BACKEND, type NodeBackend } from '../../backends/node-backend';
+import { BACKEND_SERVICES, type BackendServices } from '../../backends/backend-services';
 import { GatewayConfigService } from '../../config/gateway-config.service';
 import { EventBus, type BusEvent } from '../../events/event-bus';
 import { parseQuery, type Query } from '../../events/query';
@@ -39,7 +39,7 @@ export class SubscriptionMethods implements MethodSource {
 
   constructor(
     private readonly bus: EventBus,
-    @Inject(NODE_BACKEND) private readonly backend: NodeBackend,
+    @Inject(BACKEND_SERVICES) private readonly backend: BackendServices,
     private readonly config: GatewayConfigService,
     @Optional() private readonly metrics?: MetricsService,
     @Optional() @Inject(SLOW_CLIENT_TIMEOUT) private readonly slowClientTimeoutMs = SLOW_CLIENT_TIMEOUT_MS,
@@ -49,7 +49,7 @@ export class SubscriptionMethods implements MethodSource {
   methods(): AnyMethod[] {
     const base = { group: 'events', websocketOnly: true } as const;
     return [
-      defineMethod({ ...base, name: 'subscribe', params: [param('query', string)], validate: queryCaps(this.config), handler: (a, ctx) => this.subscribe(a.query, ctx) }),
+      defineMethod({ ...base, name: 'subscribe', params: [param('query', string)], prepare: queryCaps, handler: (a, ctx) => this.subscribe(a.query, ctx) }),
       defineMethod({ ...base, name: 'unsubscribe', params: [param('query', string)], handler: (a, ctx) => this.unsubscribe(a.query, ctx) }),
       defineMethod({ ...base, name: 'unsubscribe_all', params: [], handler: (_a, ctx) => this.unsubscribeAll(ctx) }),
     ];

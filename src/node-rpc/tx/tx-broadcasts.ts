@@ -6,7 +6,7 @@
  */
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { NODE_BACKEND, type NodeBackend } from '../../backends/node-backend';
+import { BACKEND_SERVICES, type BackendServices } from '../../backends/backend-services';
 import { GatewayConfigService } from '../../config/gateway-config.service';
 import { EventBus, EventTimeoutError, parseQuery, SubscriptionCanceledError } from '../../events';
 import { BROADCAST_QUEUE, type BroadcastQueue, type Delivery } from '../../queue/broadcast-queue';
@@ -28,7 +28,7 @@ interface TxEventValue {
 export class TxBroadcasts {
   constructor(
     @Inject(BROADCAST_QUEUE) private readonly queue: BroadcastQueue,
-    @Inject(NODE_BACKEND) private readonly node: NodeBackend,
+    @Inject(BACKEND_SERVICES) private readonly backend: BackendServices,
     private readonly bus: EventBus,
     private readonly config: GatewayConfigService,
   ) {}
@@ -52,7 +52,7 @@ export class TxBroadcasts {
     const commitTimeout = this.config.rpc.timeout_broadcast_tx_commit;
     let release: () => void;
     try {
-      release = await this.node.feedEvents(TX_EVENTS);
+      release = await this.backend.feedEvents(TX_EVENTS);
     } catch (err) {
       throw new ApplicationError(`failed to subscribe to tx: ${(err as Error).message}`);
     }

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { NODE_BACKEND } from '../../backends/node-backend';
 import { EventsModule } from '../../events/events.module';
 import { QueueModule } from '../../queue/queue.module';
 import { methodsModule } from '../../rpc/registration';
@@ -7,7 +6,7 @@ import { TxBroadcasts } from './tx-broadcasts';
 import { txMethods } from './tx.methods';
 
 @Module(
-  methodsModule('node', 'tx', [{ inject: [NODE_BACKEND, TxBroadcasts], methods: txMethods }], {
+  methodsModule('node', 'tx', [{ inject: [TxBroadcasts], methods: txMethods }], {
     imports: [QueueModule, EventsModule],
     providers: [TxBroadcasts],
   }),

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
-import { NODE_BACKEND } from '../../backends/node-backend';
 import { methodsModule } from '../../rpc/registration';
 import { unsafeMethods } from './unsafe.methods';
 
-@Module(methodsModule('node', 'unsafe', [{ inject: [NODE_BACKEND], methods: unsafeMethods }]))
+@Module(methodsModule('node', 'unsafe', [unsafeMethods]))
 export class UnsafeModule {}

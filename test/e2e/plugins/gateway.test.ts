@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { PLUGIN_API_VERSION } from '../../../src/plugins/api';
 import { evmRpcFlags } from '../../support/backends';
 import { call, post, startTestGateway, waitForHeight, type TestGateway } from '../../support/gateway';
 import { startUpstreamGateway, type UpstreamGateway } from '../../support/upstream';
@@ -47,7 +48,7 @@ describe('on the embedded devnet, opened by the operator', () => {
   });
 
   it('gateway_version: the version, the backend and the plugin API version', async () => {
-    expect(await evm(gw, 'gateway_version')).toEqual({ jsonrpc: '2.0', id: 1, result: { version: VERSION, backend: 'embedded', plugin_api_version: 1 } });
+    expect(await evm(gw, 'gateway_version')).toEqual({ jsonrpc: '2.0', id: 1, result: { version: VERSION, backend: 'embedded', plugin_api_version: PLUGIN_API_VERSION } });
   });
 
   it('gateway_upstreams and gateway_cache: no pools on the devnet', async () => {
@@ -77,7 +78,7 @@ describe('on the embedded devnet, opened by the operator', () => {
     expect(res.json.map((a: any) => a.id)).toEqual(METHODS.map((_, i) => i));
     expect(res.json.every((a: any) => a.result !== undefined && a.error === undefined)).toBe(true);
     expect(res.json[0].result).toEqual([]);
-    expect(res.json[2].result).toEqual({ version: VERSION, backend: 'embedded', plugin_api_version: 1 });
+    expect(res.json[2].result).toEqual({ version: VERSION, backend: 'embedded', plugin_api_version: PLUGIN_API_VERSION });
   });
 
   it('answers over the WebSocket', async () => {
@@ -86,7 +87,7 @@ describe('on the embedded devnet, opened by the operator', () => {
       for (const [i, method] of METHODS.entries()) ws.send({ jsonrpc: '2.0', id: i + 1, method, params: [] });
       const answers = await Promise.all(METHODS.map((_, i) => ws.next((m) => m.id === i + 1)));
       expect(answers.every((a) => a.error === undefined)).toBe(true);
-      expect(answers[2].result).toEqual({ version: VERSION, backend: 'embedded', plugin_api_version: 1 });
+      expect(answers[2].result).toEqual({ version: VERSION, backend: 'embedded', plugin_api_version: PLUGIN_API_VERSION });
       expect(answers[1].result).toEqual([]);
     } finally {
       await ws.close();
@@ -181,7 +182,7 @@ describe('in upstream mode in front of a devnet', () => {
   });
 
   it('gateway_version names the upstream backend', async () => {
-    expect(await evmResult(gw, 'gateway_version')).toEqual({ version: VERSION, backend: 'upstream', plugin_api_version: 1 });
+    expect(await evmResult(gw, 'gateway_version')).toEqual({ version: VERSION, backend: 'upstream', plugin_api_version: PLUGIN_API_VERSION });
   });
 
   it('gateway_upstreams: each pool, its head and its upstreams, URLs redacted', async () => {

@@ -84,7 +84,7 @@ describe('the address index', () => {
   }, 60_000);
   afterAll(() => h?.stop());
 
-  const all = (address: string) => h.evm.searchAddressTransactions(address, 0n, 'before', 100);
+  const all = (address: string) => h.evm.history.transactions(address, 0n, 'before', 100);
 
   it('indexes senders, recipients, created contracts and internal participants', async () => {
     const { tx } = chain;
@@ -101,42 +101,42 @@ describe('the address index', () => {
 
   it('pages before a block, latest first, finishing the last block reached', async () => {
     const { a, tx, block } = chain;
-    expect(await h.evm.searchAddressTransactions(a, 0n, 'before', 1)).toEqual({ hashes: [tx.vanish], firstPage: true, lastPage: false });
-    expect(await h.evm.searchAddressTransactions(a, block.vanish, 'before', 1)).toEqual({ hashes: [tx.fail, tx.tryUndone], firstPage: false, lastPage: false });
-    expect(await h.evm.searchAddressTransactions(a, block.relay, 'before', 1)).toEqual({ hashes: [tx.back, tx.make], firstPage: false, lastPage: false });
-    expect(await h.evm.searchAddressTransactions(a, block.make, 'before', 5)).toEqual({ hashes: [tx.deploy, tx.transfer], firstPage: false, lastPage: true });
-    expect(await h.evm.searchAddressTransactions(a, block.transfer, 'before', 5)).toEqual({ hashes: [], firstPage: false, lastPage: true });
+    expect(await h.evm.history.transactions(a, 0n, 'before', 1)).toEqual({ hashes: [tx.vanish], firstPage: true, lastPage: false });
+    expect(await h.evm.history.transactions(a, block.vanish, 'before', 1)).toEqual({ hashes: [tx.fail, tx.tryUndone], firstPage: false, lastPage: false });
+    expect(await h.evm.history.transactions(a, block.relay, 'before', 1)).toEqual({ hashes: [tx.back, tx.make], firstPage: false, lastPage: false });
+    expect(await h.evm.history.transactions(a, block.make, 'before', 5)).toEqual({ hashes: [tx.deploy, tx.transfer], firstPage: false, lastPage: true });
+    expect(await h.evm.history.transactions(a, block.transfer, 'before', 5)).toEqual({ hashes: [], firstPage: false, lastPage: true });
   });
 
   it('pages after a block, answering latest first', async () => {
     const { a, tx, block } = chain;
-    expect(await h.evm.searchAddressTransactions(a, 0n, 'after', 3)).toEqual({
+    expect(await h.evm.history.transactions(a, 0n, 'after', 3)).toEqual({
       hashes: [tx.back, tx.make, tx.deploy, tx.transfer],
       firstPage: false,
       lastPage: true,
     });
-    expect(await h.evm.searchAddressTransactions(a, block.make, 'after', 1)).toEqual({ hashes: [tx.relay], firstPage: false, lastPage: false });
-    expect(await h.evm.searchAddressTransactions(a, block.fail, 'after', 25)).toEqual({ hashes: [tx.vanish], firstPage: true, lastPage: false });
-    expect(await h.evm.searchAddressTransactions(a, block.vanish + 100n, 'after', 25)).toEqual({ hashes: [], firstPage: true, lastPage: false });
+    expect(await h.evm.history.transactions(a, block.make, 'after', 1)).toEqual({ hashes: [tx.relay], firstPage: false, lastPage: false });
+    expect(await h.evm.history.transactions(a, block.fail, 'after', 25)).toEqual({ hashes: [tx.vanish], firstPage: true, lastPage: false });
+    expect(await h.evm.history.transactions(a, block.vanish + 100n, 'after', 25)).toEqual({ hashes: [], firstPage: true, lastPage: false });
   });
 
   it('finds a sender’s tx by nonce', async () => {
     const { a, b, tx } = chain;
-    expect(await h.evm.transactionBySenderAndNonce(a, 0n)).toBe(tx.transfer);
-    expect(await h.evm.transactionBySenderAndNonce(a, 2n)).toBe(tx.make);
-    expect(await h.evm.transactionBySenderAndNonce(a, 5n)).toBe(tx.fail);
-    expect(await h.evm.transactionBySenderAndNonce(b.toUpperCase().replace('0X', '0x'), 0n)).toBe(tx.back);
-    expect(await h.evm.transactionBySenderAndNonce(a, 99n)).toBeNull();
+    expect(await h.evm.history.bySenderAndNonce(a, 0n)).toBe(tx.transfer);
+    expect(await h.evm.history.bySenderAndNonce(a, 2n)).toBe(tx.make);
+    expect(await h.evm.history.bySenderAndNonce(a, 5n)).toBe(tx.fail);
+    expect(await h.evm.history.bySenderAndNonce(b.toUpperCase().replace('0X', '0x'), 0n)).toBe(tx.back);
+    expect(await h.evm.history.bySenderAndNonce(a, 99n)).toBeNull();
   });
 
   it('names each contract’s creator: the sender of a deployment, or the contract that created it', async () => {
     const { a, factory, tx } = chain;
-    expect(await h.evm.contractCreator(factory)).toEqual({ hash: tx.deploy, creator: a });
-    expect(await h.evm.contractCreator(chain.plain)).toEqual({ hash: tx.make, creator: factory });
-    expect(await h.evm.contractCreator(chain.salted)).toEqual({ hash: tx.make, creator: factory });
+    expect(await h.evm.history.contractCreator(factory)).toEqual({ hash: tx.deploy, creator: a });
+    expect(await h.evm.history.contractCreator(chain.plain)).toEqual({ hash: tx.make, creator: factory });
+    expect(await h.evm.history.contractCreator(chain.salted)).toEqual({ hash: tx.make, creator: factory });
     // Destroyed in the tx that made it (EIP-6780): no code, no creator; an EOA has none either.
-    expect(await h.evm.contractCreator(chain.vanished)).toBeNull();
-    expect(await h.evm.contractCreator(a)).toBeNull();
+    expect(await h.evm.history.contractCreator(chain.vanished)).toBeNull();
+    expect(await h.evm.history.contractCreator(a)).toBeNull();
     // A creation undone by a failed frame is not recorded at all.
     expect(await h.backend.devnet.evm!.addresses.creation(chain.undone)).toBeUndefined();
     expect(await h.backend.devnet.evm!.addresses.creation(chain.vanished)).toEqual({ hash: tx.vanish, creator: factory });
@@ -148,10 +148,10 @@ describe('the address index across restarts', () => {
   afterAll(() => dir.remove());
 
   const snapshot = async (h: EvmHarness, chain: Chain) => ({
-    a: await h.evm.searchAddressTransactions(chain.a, 0n, 'before', 100),
-    c: await h.evm.searchAddressTransactions(chain.c, 0n, 'after', 100),
-    nonce: await h.evm.transactionBySenderAndNonce(chain.a, 3n),
-    creator: await h.evm.contractCreator(chain.plain),
+    a: await h.evm.history.transactions(chain.a, 0n, 'before', 100),
+    c: await h.evm.history.transactions(chain.c, 0n, 'after', 100),
+    nonce: await h.evm.history.bySenderAndNonce(chain.a, 3n),
+    creator: await h.evm.history.contractCreator(chain.plain),
   });
 
   it('keeps the index in the database, and rebuilds one the database lacks', async () => {

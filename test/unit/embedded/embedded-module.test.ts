@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { GatewayConfigModule } from '../../../src/config/config.module';
 import type { AppConfig } from '../../../src/config/config.types';
-import { NODE_BACKEND, type NodeBackend } from '../../../src/backends/node-backend';
+import { DevnetNode } from '../../../src/backends/embedded/devnet-node';
 import { EmbeddedModule } from '../../../src/backends/embedded/embedded.module';
 
 type Obj = Record<string, any>;
@@ -22,14 +22,14 @@ describe('EmbeddedModule', () => {
     class TestAppModule {}
 
     const app = await NestFactory.createApplicationContext(TestAppModule, { logger: false });
-    const backend = app.get<NodeBackend>(NODE_BACKEND);
-    const status = (await backend.status()) as Obj;
+    const backend = app.get(DevnetNode);
+    const status = (await backend.info.status()) as Obj;
     expect(status.node_info).toMatchObject({ network: 'module-test', other: { rpc_address: 'tcp://127.0.0.1:36657' } });
     expect(BigInt(status.sync_info.latest_block_height)).toBeGreaterThanOrEqual(1n);
     await new Promise((resolve) => setTimeout(resolve, 150));
-    const later = BigInt(((await backend.status()) as Obj).sync_info.latest_block_height);
+    const later = BigInt(((await backend.info.status()) as Obj).sync_info.latest_block_height);
     expect(later).toBeGreaterThanOrEqual(3n);
     await app.close();
-    await expect(backend.block(1n)).rejects.toThrow();
+    await expect(backend.blocks.block(1n)).rejects.toThrow();
   });
 });

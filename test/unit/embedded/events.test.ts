@@ -21,7 +21,7 @@ describe('embedded devnet: events', () => {
     const height = h.backend.devnet.latestHeight.toString();
     expect(h.events.map((e) => e.type)).toEqual(['NewBlock', 'NewBlockHeader', 'NewBlockEvents']);
     const [newBlock, newHeader, newEvents] = h.events;
-    const stored = (await h.backend.block()) as Obj;
+    const stored = (await h.backend.blocks.block()) as Obj;
     expect(newBlock.data).toEqual({
       type: 'tendermint/event/NewBlock',
       value: {
@@ -38,8 +38,8 @@ describe('embedded devnet: events', () => {
 
   it('publishes one Tx event per tx with its attribute map', async () => {
     h.events.length = 0;
-    await h.backend.broadcastTxSync(bytes('first=1'));
-    await h.backend.broadcastTxSync(bytes('second=2'));
+    await h.backend.mempool.broadcastTxSync(bytes('first=1'));
+    await h.backend.mempool.broadcastTxSync(bytes('second=2'));
     await h.nextBlock();
     await flush();
     const height = h.backend.devnet.latestHeight.toString();
@@ -59,7 +59,7 @@ describe('embedded devnet: events', () => {
     const second = (txEvents[1].data as Obj).value.TxResult;
     expect(Object.keys(second)).toEqual(['height', 'index', 'tx', 'result']);
     expect(second.index).toBe(1);
-    const tx = (await h.backend.tx(txHash(bytes('second=2')), false)) as Obj;
+    const tx = (await h.backend.txs.tx(txHash(bytes('second=2')), false)) as Obj;
     expect(second.result).toEqual(tx.tx_result);
     const newBlock = (h.events[0].data as Obj).value;
     expect(newBlock.result_finalize_block.tx_results).toHaveLength(2);
@@ -73,7 +73,7 @@ describe('embedded devnet: events', () => {
       bufferSize: 10,
       onEvent: (e) => {
         const height = BigInt((e.data as Obj).value.block.header.height);
-        seen.push(h.backend.block(height));
+        seen.push(h.backend.blocks.block(height));
       },
       onCancel: () => undefined,
     });
@@ -82,10 +82,5 @@ describe('embedded devnet: events', () => {
     expect(seen).toHaveLength(1);
     expect(((await seen[0]) as Obj).block.header.height).toBe(h.backend.devnet.latestHeight.toString());
     h.bus.unsubscribeAll('reader');
-  });
-
-  it('feedEvents has nothing to do', async () => {
-    const release = await h.backend.feedEvents();
-    expect(release()).toBeUndefined();
   });
 });

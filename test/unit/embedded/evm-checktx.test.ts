@@ -16,7 +16,7 @@ describe('embedded devnet: admission of Ethereum transactions', () => {
 
   /** broadcast_tx_sync's answer and eth_sendRawTransaction's error for the same tx. */
   async function refusal(tx: Uint8Array): Promise<{ code: number; log: string; rpc: string }> {
-    const checked = (await h.backend.checkTx(tx)) as Obj;
+    const checked = (await h.backend.mempool.checkTx(tx)) as Obj;
     return { code: checked.code, log: checked.log, rpc: await errorOf(h.evm.sendRawTransaction(tx)) };
   }
 
@@ -24,7 +24,7 @@ describe('embedded devnet: admission of Ethereum transactions', () => {
     const wallet = h.wallets[0];
     const first = await h.sign(wallet, { to: TO, value: 1n, gasLimit: 21000n });
     const second = await h.sign(wallet, { to: TO, value: 1n, gasLimit: 21000n, nonce: 1 });
-    expect(((await h.backend.broadcastTxSync(first)) as Obj).code).toBe(0);
+    expect(((await h.backend.mempool.broadcastTxSync(first)) as Obj).code).toBe(0);
     expect(await h.evm.sendRawTransaction(second)).toBe(keccak256(second));
     expect(await h.evm.getTransactionCount(wallet.address.toLowerCase(), PENDING)).toBe(2n);
     await h.nextBlock();
@@ -112,10 +112,10 @@ describe('embedded devnet: admission of Ethereum transactions', () => {
   });
 
   it('still gives every other tx to the kvstore', async () => {
-    expect(((await h.backend.broadcastTxSync(bytes('name=satoshi'))) as Obj).code).toBe(0);
-    expect(((await h.backend.checkTx(bytes('not a kv tx'))) as Obj).code).toBe(2);
+    expect(((await h.backend.mempool.broadcastTxSync(bytes('name=satoshi'))) as Obj).code).toBe(0);
+    expect(((await h.backend.mempool.checkTx(bytes('not a kv tx'))) as Obj).code).toBe(2);
     await h.nextBlock();
-    const query = ((await h.backend.abciQuery('', bytes('name'), 0n, false)) as Obj).response;
+    const query = ((await h.backend.abci.abciQuery('', bytes('name'), 0n, false)) as Obj).response;
     expect(Buffer.from(query.value, 'base64').toString()).toBe('satoshi');
   });
 });

@@ -5,9 +5,10 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import { Interface, Wallet, type TransactionRequest } from 'ethers';
-import type { EmbeddedBackendConfig } from '../../../src/backends/embedded/embedded-node-backend';
-import { EmbeddedEvmBackend } from '../../../src/backends/embedded/embedded-evm-backend';
-import type { BlockRef } from '../../../src/backends/evm-backend';
+import type { EmbeddedBackendConfig } from '../../../src/backends/embedded/devnet-node';
+import { DevnetEvm } from '../../../src/backends/embedded/devnet-evm';
+import type { BlockRef } from '../../../src/evm-rpc/evm-types';
+import { devAccounts } from '../../../src/devnet/app/evm/dev-accounts';
 import { startDevnet, type Harness } from './harness';
 
 // solc ships no types.
@@ -45,7 +46,7 @@ export function compileProbe(): Compiled {
 }
 
 export interface EvmHarness extends Harness {
-  evm: EmbeddedEvmBackend;
+  evm: DevnetEvm;
   wallets: Wallet[];
   /** Signs a type-2 tx (nonce from the pending count, fee cap 10 gwei, tip 1 gwei unless given). */
   sign(wallet: Wallet, tx: TransactionRequest): Promise<Uint8Array>;
@@ -57,8 +58,8 @@ export interface EvmHarness extends Harness {
 
 export async function startEvmDevnet(overrides: Partial<EmbeddedBackendConfig> = {}): Promise<EvmHarness> {
   const h = await startDevnet({ evm: {}, ...overrides });
-  const evm = new EmbeddedEvmBackend(h.backend.devnet);
-  const wallets = (await evm.devAccountKeys()).map((key) => new Wallet('0x' + Buffer.from(key).toString('hex')));
+  const evm = new DevnetEvm(h.backend.devnet);
+  const wallets = devAccounts().map((account) => new Wallet('0x' + Buffer.from(account.privateKey).toString('hex')));
   const sign = async (wallet: Wallet, tx: TransactionRequest): Promise<Uint8Array> => {
     const nonce = tx.nonce ?? Number(await evm.getTransactionCount(wallet.address.toLowerCase(), PENDING));
     const raw = await wallet.signTransaction({

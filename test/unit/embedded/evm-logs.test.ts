@@ -1,5 +1,5 @@
 import { id, toBeHex, zeroPadValue } from 'ethers';
-import type { LogFilter } from '../../../src/backends/evm-backend';
+import type { LogFilter } from '../../../src/evm-rpc/evm-types';
 import { errorOf } from './harness';
 import { compileProbe, EvmHarness, at, startEvmDevnet } from './evm-harness';
 

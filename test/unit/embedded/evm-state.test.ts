@@ -68,13 +68,13 @@ describe('embedded devnet: EVM state', () => {
   });
 
   it('covers the EVM state root with the app hash', async () => {
-    const before = (await h.backend.abciInfo() as Record<string, any>).response.last_block_app_hash;
+    const before = (await h.backend.abci.abciInfo() as Record<string, any>).response.last_block_app_hash;
     await h.send(h.wallets[2], { to: RECIPIENT, value: 1n, gasLimit: 21000n });
     await h.nextBlock();
-    const after = (await h.backend.abciInfo() as Record<string, any>).response.last_block_app_hash;
+    const after = (await h.backend.abci.abciInfo() as Record<string, any>).response.last_block_app_hash;
     expect(after).not.toBe(before);
     await h.nextBlock();
-    const header = ((await h.backend.header()) as Record<string, any>).header;
+    const header = ((await h.backend.blocks.header()) as Record<string, any>).header;
     expect(Buffer.from(after, 'base64').toString('hex').toUpperCase()).toBe(header.app_hash);
   });
 });

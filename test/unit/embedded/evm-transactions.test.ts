@@ -43,7 +43,7 @@ describe('embedded devnet: EVM transactions', () => {
   it('deploys a contract sent with broadcast_tx_sync, indexed with Evmos events', async () => {
     const { abi, bytecode } = compileProbe();
     const raw = await h.sign(h.wallets[0], { data: bytecode + abi.encodeDeploy([7n]).slice(2) });
-    const checked = (await h.backend.broadcastTxSync(raw)) as Obj;
+    const checked = (await h.backend.mempool.broadcastTxSync(raw)) as Obj;
     expect(checked).toMatchObject({ code: 0, log: '', hash: Buffer.from(txHash(raw)).toString('hex').toUpperCase() });
     await h.nextBlock();
     const hash = keccak256(raw);
@@ -53,7 +53,7 @@ describe('embedded devnet: EVM transactions', () => {
     expect(await h.evm.getCode(address, LATEST)).toMatch(/^0x60806040/);
     expect(BigInt(await h.evm.call({ to: address, input: abi.encodeFunctionData('count') }, LATEST, NO_LIMITS))).toBe(7n);
 
-    const found = (await h.backend.tx(txHash(raw), false)) as Obj;
+    const found = (await h.backend.txs.tx(txHash(raw), false)) as Obj;
     expect(found.tx).toBe(Buffer.from(raw).toString('base64'));
     expect(found.tx_result).toMatchObject({ code: 0, gas_wanted: '1000000', gas_used: BigInt(receipt.gasUsed).toString() });
     // Evmos's events: tx_log is there, empty, when the tx has no logs.
@@ -76,7 +76,7 @@ describe('embedded devnet: EVM transactions', () => {
         { key: 'txType', value: '2', index: true },
       ],
     });
-    const searched = (await h.backend.txSearch(`ethereum_tx.ethereumTxHash = '${hash}'`, false, undefined, undefined, '')) as Obj;
+    const searched = (await h.backend.txs.txSearch(`ethereum_tx.ethereumTxHash = '${hash}'`, false, undefined, undefined, '')) as Obj;
     expect(searched.total_count).toBe('1');
   });
 
@@ -110,11 +110,11 @@ describe('embedded devnet: EVM transactions', () => {
 
   it('is one block seen two ways: same height, hash, parent and tx bytes as the node block', async () => {
     const kvRaw = bytes('color=blue');
-    await h.backend.broadcastTxSync(kvRaw);
+    await h.backend.mempool.broadcastTxSync(kvRaw);
     const ethHash = await h.send(h.wallets[2], { to: probe, data: compileProbe().abi.encodeFunctionData('bump', ['mixed']) });
     await h.nextBlock();
     const height = h.backend.devnet.latestHeight;
-    const node = (await h.backend.block(height)) as Obj;
+    const node = (await h.backend.blocks.block(height)) as Obj;
     const evmBlock = (await h.evm.getBlockByNumber(at(height), true)) as Obj;
     expect(evmBlock.hash).toBe('0x' + node.block_id.hash.toLowerCase());
     expect(evmBlock.number).toBe('0x' + height.toString(16));
@@ -133,7 +133,7 @@ describe('embedded devnet: EVM transactions', () => {
     expect(await h.evm.getTransactionByBlockAndIndex({ kind: 'hash', hash: evmBlock.hash as string, requireCanonical: false }, 0n)).toEqual(ethTx);
     expect(await h.evm.getTransactionByBlockAndIndex(at(height), 1n)).toBeNull();
     // The node sees the kvstore tx's result at 0 and the EVM tx's at 1.
-    const results = ((await h.backend.blockResults(height)) as Obj).txs_results;
+    const results = ((await h.backend.blocks.blockResults(height)) as Obj).txs_results;
     expect(results[0].events[0].type).toBe('app');
     expect(results[1].events.map((e: Obj) => e.type)).toEqual(['ethereum_tx', 'tx_log', 'message']);
   });
@@ -141,7 +141,7 @@ describe('embedded devnet: EVM transactions', () => {
   it('computes real roots and blooms from the EVM txs', async () => {
     const height = h.backend.devnet.latestHeight;
     const block = (await h.evm.getBlockByNumber(at(height), false)) as Obj;
-    const node = (await h.backend.block(height)) as Obj;
+    const node = (await h.backend.blocks.block(height)) as Obj;
     const common = commonFor(9000n);
     const txs = node.block.data.txs.slice(1).map((b64: string) => createTxFromRLP(Buffer.from(b64, 'base64'), { common }));
     expect('0x' + Buffer.from(await genTransactionsTrieRoot(txs)).toString('hex')).toBe(block.transactionsRoot);
@@ -187,8 +187,7 @@ describe('embedded devnet: EVM transactions', () => {
       removed: false,
     });
     expect(abi.decodeEventLog('Counted', log.data, log.topics).note).toBe('two');
-    expect(await h.evm.getTransactionLogs(second)).toEqual(receipt.logs);
-    const events = ((await h.backend.blockResults(height)) as Obj).txs_results[1].events;
+    const events = ((await h.backend.blocks.blockResults(height)) as Obj).txs_results[1].events;
     const txLog = JSON.parse(events.find((e: Obj) => e.type === 'tx_log').attributes[0].value);
     expect(txLog).toEqual({
       address: getAddress(probe),
@@ -208,8 +207,7 @@ describe('embedded devnet: EVM transactions', () => {
     const receipt = (await h.evm.getTransactionReceipt(hash)) as Obj;
     expect(receipt.status).toBe('0x0');
     expect(BigInt(receipt.gasUsed)).toBeGreaterThan(21000n);
-    expect(await h.evm.getTransactionLogs(hash)).toBeNull();
-    const result = ((await h.backend.blockResults()) as Obj).txs_results[0];
+    const result = ((await h.backend.blocks.blockResults()) as Obj).txs_results[0];
     expect(result.code).toBe(0);
     expect(result.events[0].attributes).toContainEqual({ key: 'ethereumTxFailed', value: 'execution reverted', index: true });
     expect(await h.evm.getTransactionCount(h.wallets[4].address.toLowerCase(), LATEST)).toBe(1n);
@@ -262,7 +260,6 @@ describe('embedded devnet: EVM transactions', () => {
     expect(await h.evm.getBlockByHash(unknown, false)).toBeNull();
     expect(await h.evm.getTransactionByHash(unknown)).toBeNull();
     expect(await h.evm.getTransactionReceipt(unknown)).toBeNull();
-    expect(await h.evm.getTransactionLogs(unknown)).toBeNull();
     expect(await h.evm.getBlockReceipts(at(10_000))).toBeNull();
     expect(await h.evm.getBlockTransactionCount(at(10_000))).toBeNull();
     // `earliest` is the first node block; 0 is the EVM genesis block.

@@ -5,20 +5,20 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { EmbeddedBackendConfig, EmbeddedNodeBackend } from '../../../src/backends/embedded/embedded-node-backend';
+import type { EmbeddedBackendConfig, DevnetNode } from '../../../src/backends/embedded/devnet-node';
 import type { JsonObject } from '../../../src/rpc/json';
 import { startDevnet, type Harness } from './harness';
 
 type Params = Record<string, string>;
 export type Rewrite = (method: string, params: Params, result: JsonObject) => JsonObject;
 
-const routes: Record<string, (b: EmbeddedNodeBackend, p: Params) => Promise<JsonObject>> = {
-  genesis: (b) => b.genesis(),
-  status: (b) => b.status(),
-  block: (b, p) => b.block(BigInt(p.height)),
-  commit: (b, p) => b.commit(BigInt(p.height)),
-  block_results: (b, p) => b.blockResults(BigInt(p.height)),
-  broadcast_tx_sync: (b, p) => b.broadcastTxSync(Buffer.from(p.tx, 'base64')),
+const routes: Record<string, (b: DevnetNode, p: Params) => Promise<JsonObject>> = {
+  genesis: (b) => b.info.genesis(),
+  status: (b) => b.info.status(),
+  block: (b, p) => b.blocks.block(BigInt(p.height)),
+  commit: (b, p) => b.blocks.commit(BigInt(p.height)),
+  block_results: (b, p) => b.blocks.blockResults(BigInt(p.height)),
+  broadcast_tx_sync: (b, p) => b.mempool.broadcastTxSync(Buffer.from(p.tx, 'base64')),
 };
 
 export interface FakeLeader extends Harness {

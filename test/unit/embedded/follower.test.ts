@@ -1,4 +1,4 @@
-import { EmbeddedNodeBackend } from '../../../src/backends/embedded/embedded-node-backend';
+import { DevnetNode } from '../../../src/backends/embedded/devnet-node';
 import { EventBus, parseQuery, type BusEvent } from '../../../src/events';
 import { bytes, config, errorOf, tempHome } from './harness';
 import { reach, startLeader, type FakeLeader } from './follower-leader';
@@ -6,7 +6,7 @@ import { reach, startLeader, type FakeLeader } from './follower-leader';
 jest.setTimeout(30_000);
 
 let leader: FakeLeader;
-const opened: EmbeddedNodeBackend[] = [];
+const opened: DevnetNode[] = [];
 
 beforeEach(async () => {
   leader = await startLeader();
@@ -17,8 +17,8 @@ afterEach(async () => {
   await leader.stop();
 });
 
-async function startFollower(overrides: Parameters<typeof config>[0] = {}, bus = new EventBus()): Promise<EmbeddedNodeBackend> {
-  const follower = await EmbeddedNodeBackend.open(config({ follow: leader.url, blockTimeMs: 20, ...overrides }), bus);
+async function startFollower(overrides: Parameters<typeof config>[0] = {}, bus = new EventBus()): Promise<DevnetNode> {
+  const follower = await DevnetNode.open(config({ follow: leader.url, blockTimeMs: 20, ...overrides }), bus);
   opened.push(follower);
   await follower.start();
   return follower;
@@ -28,12 +28,12 @@ async function leaderBlocks(n: number): Promise<void> {
   for (let i = 0; i < n; i++) await leader.nextBlock();
 }
 
-const heightOf = (f: EmbeddedNodeBackend) => () => f.devnet.latestHeight;
-const sync = async (f: EmbeddedNodeBackend) => (await f.status()).sync_info as Record<string, unknown>;
+const heightOf = (f: DevnetNode) => () => f.devnet.latestHeight;
+const sync = async (f: DevnetNode) => (await f.info.status()).sync_info as Record<string, unknown>;
 
 describe('a follower', () => {
   it('replays the leader’s blocks: same block ids, app hashes, results and tx index', async () => {
-    await leader.backend.broadcastTxSync(bytes('name=satoshi'));
+    await leader.backend.mempool.broadcastTxSync(bytes('name=satoshi'));
     await leaderBlocks(3);
     const bus = new EventBus();
     const events: BusEvent[] = [];
@@ -42,14 +42,14 @@ describe('a follower', () => {
     await reach(heightOf(follower), leader.backend.devnet.latestHeight);
 
     for (let h = 1n; h <= leader.backend.devnet.latestHeight; h++) {
-      expect(await follower.block(h)).toEqual(await leader.backend.block(h));
-      expect(await follower.commit(h)).toEqual(await leader.backend.commit(h));
-      expect(await follower.blockResults(h)).toEqual(await leader.backend.blockResults(h));
+      expect(await follower.blocks.block(h)).toEqual(await leader.backend.blocks.block(h));
+      expect(await follower.blocks.commit(h)).toEqual(await leader.backend.blocks.commit(h));
+      expect(await follower.blocks.blockResults(h)).toEqual(await leader.backend.blocks.blockResults(h));
     }
-    expect(await follower.genesis()).toEqual(await leader.backend.genesis());
-    const search = (b: EmbeddedNodeBackend) => b.txSearch("app.key = 'name'", false, undefined, undefined, 'asc');
+    expect(await follower.info.genesis()).toEqual(await leader.backend.info.genesis());
+    const search = (b: DevnetNode) => b.txs.txSearch("app.key = 'name'", false, undefined, undefined, 'asc');
     expect(await search(follower)).toEqual(await search(leader.backend));
-    expect((await follower.abciQuery('', bytes('name'), 0n, false)).response).toMatchObject({ value: Buffer.from('satoshi').toString('base64') });
+    expect((await follower.abci.abciQuery('', bytes('name'), 0n, false)).response).toMatchObject({ value: Buffer.from('satoshi').toString('base64') });
     expect(events).toHaveLength(1);
     expect(await sync(follower)).toMatchObject({ catching_up: false });
   });
@@ -59,7 +59,7 @@ describe('a follower', () => {
     await reach(heightOf(follower), 1n);
     await leaderBlocks(2);
     await reach(heightOf(follower), 3n);
-    expect((await follower.block(3n)).block_id).toEqual((await leader.backend.block(3n)).block_id);
+    expect((await follower.blocks.block(3n)).block_id).toEqual((await leader.backend.blocks.block(3n)).block_id);
   });
 
   it('lags while paused, says it is catching up, and catches up once resumed', async () => {
@@ -77,18 +77,13 @@ describe('a follower', () => {
 
   it('forwards broadcasts to the leader and keeps its own mempool empty', async () => {
     const follower = await startFollower();
-    const sent = await follower.broadcastTxSync(bytes('k=v'));
+    const sent = await follower.mempool.broadcastTxSync(bytes('k=v'));
     expect(sent).toMatchObject({ code: 0 });
     expect(leader.backend.devnet.mempool.size).toBe(1);
-    expect(await follower.numUnconfirmedTxs()).toMatchObject({ n_txs: '0' });
+    expect(await follower.mempool.numUnconfirmedTxs()).toMatchObject({ n_txs: '0' });
     // The leader's refusals come back in its words.
-    expect(await errorOf(follower.broadcastTxSync(bytes('k=v')))).toBe('tx already exists in cache');
-    expect(await follower.broadcastTxSync(bytes('not a kv tx'))).toMatchObject({ code: 2 });
-
-    const committed = follower.broadcastTxCommit(bytes('a=b'));
-    await reach(() => BigInt(leader.backend.devnet.mempool.size), 2n);
-    await leaderBlocks(1);
-    expect(await committed).toMatchObject({ tx_result: { code: 0 }, height: '2' });
+    expect(await errorOf(follower.mempool.broadcastTxSync(bytes('k=v')))).toBe('tx already exists in cache');
+    expect(await follower.mempool.broadcastTxSync(bytes('not a kv tx'))).toMatchObject({ code: 2 });
   });
 
   it('resumes from its stored height when restarted on the same home', async () => {
@@ -103,7 +98,7 @@ describe('a follower', () => {
       const again = await startFollower({ ephemeral: false, home: home.home });
       expect(again.devnet.latestHeight).toBeGreaterThanOrEqual(3n);
       await reach(heightOf(again), 5n);
-      expect((await again.block(5n)).block_id).toEqual((await leader.backend.block(5n)).block_id);
+      expect((await again.blocks.block(5n)).block_id).toEqual((await leader.backend.blocks.block(5n)).block_id);
     } finally {
       home.remove();
     }
@@ -113,15 +108,15 @@ describe('a follower', () => {
     const corrupt = Buffer.alloc(32, 0xab).toString('base64');
     leader.rewrite = (method, params, result) =>
       method === 'block_results' && params.height === '3' ? { ...result, app_hash: corrupt } : result;
-    await leader.backend.broadcastTxSync(bytes('x=1'));
+    await leader.backend.mempool.broadcastTxSync(bytes('x=1'));
     await leaderBlocks(4);
     const follower = await startFollower();
     await reach(() => (follower.devnet.follower!.haltReason === undefined ? 0n : 1n), 1n);
-    const ours = Buffer.from((await leader.backend.blockResults(3n)).app_hash as string, 'base64').toString('hex').toUpperCase();
+    const ours = Buffer.from((await leader.backend.blocks.blockResults(3n)).app_hash as string, 'base64').toString('hex').toUpperCase();
     expect(follower.devnet.follower!.haltReason).toBe(`block 3 diverges from the leader: app hash ${ours} here, ${'AB'.repeat(32)} on the leader`);
     expect(follower.devnet.latestHeight).toBe(2n);
     expect(await sync(follower)).toMatchObject({ catching_up: true });
-    expect(await errorOf(follower.health())).toMatch(/^not following the leader any more: block 3 diverges/);
+    expect(await errorOf(follower.info.health())).toMatch(/^not following the leader any more: block 3 diverges/);
   });
 
   it('stops at a block that does not hash to the leader’s block id', async () => {
@@ -136,13 +131,13 @@ describe('a follower', () => {
   it('refuses to start when the leader runs the EVM and it does not', async () => {
     await leader.stop();
     leader = await startLeader({ evm: {} });
-    await expect(EmbeddedNodeBackend.open(config({ follow: leader.url }), new EventBus())).rejects.toThrow(
+    await expect(DevnetNode.open(config({ follow: leader.url }), new EventBus())).rejects.toThrow(
       `[devnet] follow = "${leader.url}": the leader runs the EVM, this gateway does not`,
     );
   });
 
   it('refuses to start when the leader cannot be reached', async () => {
-    await expect(EmbeddedNodeBackend.open(config({ follow: 'http://127.0.0.1:1' }), new EventBus())).rejects.toThrow(
+    await expect(DevnetNode.open(config({ follow: 'http://127.0.0.1:1' }), new EventBus())).rejects.toThrow(
       /^\[devnet\] follow = "http:\/\/127\.0\.0\.1:1": cannot read the leader's genesis and status: .*ECONNREFUSED/,
     );
   });

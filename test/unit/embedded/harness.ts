@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { EventBus, parseQuery, type BusEvent } from '../../../src/events';
-import { EmbeddedBackendConfig, EmbeddedNodeBackend } from '../../../src/backends/embedded/embedded-node-backend';
+import { EmbeddedBackendConfig, DevnetNode } from '../../../src/backends/embedded/devnet-node';
 
 export const CHAIN_ID = 'devnet-test';
 
@@ -16,13 +16,12 @@ export function config(overrides: Partial<EmbeddedBackendConfig> = {}): Embedded
     mempoolSize: 5000,
     maxTxBytes: 1048576,
     rpcAddress: 'tcp://127.0.0.1:26657',
-    timeoutBroadcastTxCommitMs: 2000,
     ...overrides,
   };
 }
 
 export interface Harness {
-  backend: EmbeddedNodeBackend;
+  backend: DevnetNode;
   bus: EventBus;
   events: BusEvent[];
   /** Makes one block now (tests use a long block time and drive blocks themselves). */
@@ -36,7 +35,7 @@ export async function startDevnet(overrides: Partial<EmbeddedBackendConfig> = {}
   const events: BusEvent[] = [];
   // Every published event has tm.event.
   bus.subscribe('recorder', parseQuery('tm.event EXISTS'), { bufferSize: 100_000, onEvent: (e) => void events.push(e), onCancel: () => undefined });
-  const backend = await EmbeddedNodeBackend.open(config(overrides), bus);
+  const backend = await DevnetNode.open(config(overrides), bus);
   await backend.start();
   return {
     backend,

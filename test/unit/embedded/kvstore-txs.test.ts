@@ -12,10 +12,10 @@ describe('embedded devnet: kvstore transactions', () => {
   const heights = new Map<string, string>();
 
   beforeAll(async () => {
-    h = await startDevnet({ timeoutBroadcastTxCommitMs: 300 });
+    h = await startDevnet();
     // Blocks: 2 = {a=1, b=2}, 3 = {c=3}, 4 = {name:satoshi} (proposed as name=satoshi), 5 empty.
     for (const group of [['a=1', 'b=2'], ['c=3'], ['name:satoshi'], []]) {
-      for (const tx of group) await h.backend.broadcastTxSync(bytes(tx));
+      for (const tx of group) await h.backend.mempool.broadcastTxSync(bytes(tx));
       await h.nextBlock();
       for (const tx of group) heights.set(tx, h.backend.devnet.latestHeight.toString());
     }
@@ -23,26 +23,26 @@ describe('embedded devnet: kvstore transactions', () => {
   afterAll(() => h.stop());
 
   it('checks txs as the kvstore does', async () => {
-    expect(await h.backend.checkTx(bytes('key=value'))).toEqual({
+    expect(await h.backend.mempool.checkTx(bytes('key=value'))).toEqual({
       code: 0, data: null, log: '', info: '', gas_wanted: '1', gas_used: '0', events: [], codespace: '',
     });
     for (const bad of ['=value', 'key=', 'a=b=c', 'a:b=c', 'noseparator', ':x', 'val=ed25519!notbase64!10', 'val=ed25519!AAAA!-1']) {
-      expect(((await h.backend.checkTx(bytes(bad))) as Obj).code).toBe(2);
+      expect(((await h.backend.mempool.checkTx(bytes(bad))) as Obj).code).toBe(2);
     }
-    expect(((await h.backend.checkTx(bytes('key:value'))) as Obj).code).toBe(0);
+    expect(((await h.backend.mempool.checkTx(bytes('key:value'))) as Obj).code).toBe(0);
   });
 
   it('answers abci_query for stored and missing keys', async () => {
-    const found = ((await h.backend.abciQuery('', bytes('a'), 0n, false)) as Obj).response;
+    const found = ((await h.backend.abci.abciQuery('', bytes('a'), 0n, false)) as Obj).response;
     expect(found).toEqual({
       code: 0, log: 'exists', info: '', index: '0', key: b64('a'), value: b64('1'), proofOps: null,
       height: h.backend.devnet.latestHeight.toString(), codespace: '',
     });
-    const proved = ((await h.backend.abciQuery('/store', bytes('name'), 0n, true)) as Obj).response;
+    const proved = ((await h.backend.abci.abciQuery('/store', bytes('name'), 0n, true)) as Obj).response;
     expect(proved).toMatchObject({ log: 'exists', index: '-1', value: b64('satoshi'), proofOps: null });
-    const missing = ((await h.backend.abciQuery('', bytes('zzz'), 0n, false)) as Obj).response;
+    const missing = ((await h.backend.abci.abciQuery('', bytes('zzz'), 0n, false)) as Obj).response;
     expect(missing).toMatchObject({ log: 'does not exist', key: b64('zzz'), value: null });
-    const info = ((await h.backend.abciInfo()) as Obj).response;
+    const info = ((await h.backend.abci.abciInfo()) as Obj).response;
     expect(info).toEqual({
       data: '{"size":4}',
       version: '2.0.0',
@@ -53,14 +53,14 @@ describe('embedded devnet: kvstore transactions', () => {
   });
 
   it('rewrites key:value to key=value in the proposal and drops the original from the mempool', async () => {
-    const block = ((await h.backend.block(BigInt(heights.get('name:satoshi')!))) as Obj).block;
+    const block = ((await h.backend.blocks.block(BigInt(heights.get('name:satoshi')!))) as Obj).block;
     expect(block.data.txs).toEqual([b64('name=satoshi')]);
-    expect(((await h.backend.numUnconfirmedTxs()) as Obj).n_txs).toBe('0');
+    expect(((await h.backend.mempool.numUnconfirmedTxs()) as Obj).n_txs).toBe('0');
   });
 
   it('returns a tx by hash, with a merkle proof on request', async () => {
     const hash = txHash(bytes('b=2'));
-    const tx = (await h.backend.tx(hash, false)) as Obj;
+    const tx = (await h.backend.txs.tx(hash, false)) as Obj;
     expect(tx).toEqual({
       hash: hex(hash),
       height: heights.get('b=2'),
@@ -70,8 +70,8 @@ describe('embedded devnet: kvstore transactions', () => {
     });
     expect(tx.tx_result.events.map((e: Obj) => e.attributes[1].value)).toEqual(['b', '2']);
     expect(tx.tx_result.events[0].attributes[3]).toEqual({ key: 'noindex_key', value: 'index is working', index: false });
-    const proved = (await h.backend.tx(hash, true)) as Obj;
-    const header = ((await h.backend.header(BigInt(heights.get('b=2')!))) as Obj).header;
+    const proved = (await h.backend.txs.tx(hash, true)) as Obj;
+    const header = ((await h.backend.blocks.header(BigInt(heights.get('b=2')!))) as Obj).header;
     expect(proved.proof.root_hash).toBe(header.data_hash);
     expect(proved.proof.proof).toMatchObject({ total: '2', index: '1' });
     const proof = {
@@ -80,13 +80,13 @@ describe('embedded devnet: kvstore transactions', () => {
       aunts: proved.proof.proof.aunts.map((a: string) => Buffer.from(a, 'base64')),
     };
     expect(verifyMerkleProof(proof, Buffer.from(header.data_hash, 'hex'), hash)).toBe(true);
-    expect(await errorOf(h.backend.tx(Buffer.alloc(32, 1), false))).toBe(`tx (${'01'.repeat(32).toUpperCase()}) not found`);
-    expect(await errorOf(h.backend.tx(new Uint8Array(0), false))).toBe('transaction hash cannot be empty');
+    expect(await errorOf(h.backend.txs.tx(Buffer.alloc(32, 1), false))).toBe(`tx (${'01'.repeat(32).toUpperCase()}) not found`);
+    expect(await errorOf(h.backend.txs.tx(new Uint8Array(0), false))).toBe('transaction hash cannot be empty');
   });
 
   it('searches txs by events, height and hash', async () => {
     const search = async (query: string, orderBy = ''): Promise<string[]> =>
-      (((await h.backend.txSearch(query, false, undefined, undefined, orderBy)) as Obj).txs as Obj[]).map((t) =>
+      (((await h.backend.txs.txSearch(query, false, undefined, undefined, orderBy)) as Obj).txs as Obj[]).map((t) =>
         Buffer.from(t.tx, 'base64').toString(),
       );
     expect(await search("app.creator = 'Cosmoshi Netowoko'")).toEqual(['a=1', 'b=2', 'c=3', 'name=satoshi']);
@@ -114,69 +114,48 @@ describe('embedded devnet: kvstore transactions', () => {
   });
 
   it('paginates tx_search and answers its errors', async () => {
-    const page = (await h.backend.txSearch("app.index_key EXISTS", false, 2, 3, 'asc')) as Obj;
+    const page = (await h.backend.txs.txSearch("app.index_key EXISTS", false, 2, 3, 'asc')) as Obj;
     expect(page.total_count).toBe('4');
     expect(page.txs.map((t: Obj) => Buffer.from(t.tx, 'base64').toString())).toEqual(['name=satoshi']);
     expect(page.txs[0].proof).toBeUndefined();
-    const proved = (await h.backend.txSearch("app.key = 'a'", true, undefined, undefined, '')) as Obj;
+    const proved = (await h.backend.txs.txSearch("app.key = 'a'", true, undefined, undefined, '')) as Obj;
     expect(proved.txs[0].proof.proof.total).toBe('2');
-    expect(await errorOf(h.backend.txSearch('app.index_key EXISTS', false, 3, 3, ''))).toBe('page should be within [1, 2] range, given 3');
-    expect(await errorOf(h.backend.txSearch("app.key = 'nothing'", false, 2, undefined, ''))).toBe('page should be within [1, 1] range, given 2');
-    expect(await errorOf(h.backend.txSearch("app.key = 'a'", false, undefined, undefined, 'up'))).toBe(
+    expect(await errorOf(h.backend.txs.txSearch('app.index_key EXISTS', false, 3, 3, ''))).toBe('page should be within [1, 2] range, given 3');
+    expect(await errorOf(h.backend.txs.txSearch("app.key = 'nothing'", false, 2, undefined, ''))).toBe('page should be within [1, 1] range, given 2');
+    expect(await errorOf(h.backend.txs.txSearch("app.key = 'a'", false, undefined, undefined, 'up'))).toBe(
       'expected order_by to be either `asc` or `desc` or empty',
     );
-    expect(await errorOf(h.backend.txSearch(`app.key = '${'x'.repeat(600)}'`, false, undefined, undefined, ''))).toBe(
+    expect(await errorOf(h.backend.txs.txSearch(`app.key = '${'x'.repeat(600)}'`, false, undefined, undefined, ''))).toBe(
       'maximum query length exceeded',
     );
-    expect(await errorOf(h.backend.txSearch('', false, undefined, undefined, ''))).toBe('offset 0: EOF');
-    expect(await errorOf(h.backend.txSearch("tx.hash = 'XYZ'", false, undefined, undefined, ''))).toBe(
+    expect(await errorOf(h.backend.txs.txSearch('', false, undefined, undefined, ''))).toBe('offset 0: EOF');
+    expect(await errorOf(h.backend.txs.txSearch("tx.hash = 'XYZ'", false, undefined, undefined, ''))).toBe(
       "error during searching for a hash in the query: encoding/hex: invalid byte: U+0058 'X'",
     );
   });
 
   it('searches blocks by height, newest first by default', async () => {
     const heightsOf = async (query: string, orderBy = '', page?: number, perPage?: number): Promise<string[]> =>
-      (((await h.backend.blockSearch(query, page, perPage, orderBy)) as Obj).blocks as Obj[]).map((b) => b.block.header.height);
+      (((await h.backend.txs.blockSearch(query, page, perPage, orderBy)) as Obj).blocks as Obj[]).map((b) => b.block.header.height);
     expect(await heightsOf('block.height > 2 AND block.height <= 4')).toEqual(['4', '3']);
     expect(await heightsOf('block.height > 2 AND block.height <= 4', 'asc')).toEqual(['3', '4']);
     expect(await heightsOf('block.height = 3')).toEqual(['3']);
     expect(await heightsOf('block.height = 999')).toEqual([]);
     expect(await heightsOf("begin_event.foo = '100'")).toEqual([]);
     expect(await heightsOf('block.height >= 1', '', 2, 2)).toEqual(['3', '2']);
-    const result = (await h.backend.blockSearch('block.height = 2', undefined, undefined, '')) as Obj;
+    const result = (await h.backend.txs.blockSearch('block.height = 2', undefined, undefined, '')) as Obj;
     expect(result.total_count).toBe('1');
-    expect(result.blocks[0]).toEqual(await h.backend.block(2n));
-    expect(await errorOf(h.backend.blockSearch('block.height >= 1', undefined, undefined, 'random'))).toBe(
+    expect(result.blocks[0]).toEqual(await h.backend.blocks.block(2n));
+    expect(await errorOf(h.backend.txs.blockSearch('block.height >= 1', undefined, undefined, 'random'))).toBe(
       'expected order_by to be either `asc` or `desc` or empty',
     );
-    expect(await errorOf(h.backend.blockSearch('block.height >>', undefined, undefined, ''))).toMatch(/^offset \d+: /);
+    expect(await errorOf(h.backend.txs.blockSearch('block.height >>', undefined, undefined, ''))).toMatch(/^offset \d+: /);
   });
 
-  it('broadcast_tx_commit waits for the block, or answers a failed CheckTx at once', async () => {
-    const committing = h.backend.broadcastTxCommit(bytes('commit=me'));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    await h.nextBlock();
-    const done = (await committing) as Obj;
-    expect(done).toEqual({
-      check_tx: expect.objectContaining({ code: 0, gas_wanted: '1' }),
-      tx_result: expect.objectContaining({ code: 0 }),
-      hash: hex(txHash(bytes('commit=me'))),
-      height: h.backend.devnet.latestHeight.toString(),
-    });
-    const failed = (await h.backend.broadcastTxCommit(bytes('no-separator'))) as Obj;
-    expect(failed.height).toBe('0');
-    expect(failed.check_tx.code).toBe(2);
-    expect(failed.tx_result).toEqual({ code: 0, data: null, log: '', info: '', gas_wanted: '0', gas_used: '0', events: [], codespace: '' });
-    expect(await errorOf(h.backend.broadcastTxCommit(bytes('commit=me')))).toBe('error on broadcastTxCommit: tx already exists in cache');
-    expect(await errorOf(h.backend.broadcastTxCommit(bytes('never=included')))).toBe('timed out waiting for tx to be included in a block');
-  });
-
-  it('answers broadcast_tx_sync and _async in their shapes', async () => {
-    const sync = (await h.backend.broadcastTxSync(bytes('bad'))) as Obj;
+  it('answers broadcast_tx_sync in its shape', async () => {
+    const sync = (await h.backend.mempool.broadcastTxSync(bytes('bad'))) as Obj;
     expect(sync).toEqual({ code: 2, data: '', log: '', codespace: '', hash: hex(txHash(bytes('bad'))) });
-    const async_ = (await h.backend.broadcastTxAsync(bytes('async=1'))) as Obj;
-    expect(async_).toEqual({ code: 0, data: '', log: '', codespace: '', hash: hex(txHash(bytes('async=1'))) });
     // A rejected tx leaves the cache, so it can be sent again.
-    expect(((await h.backend.broadcastTxSync(bytes('bad'))) as Obj).code).toBe(2);
+    expect(((await h.backend.mempool.broadcastTxSync(bytes('bad'))) as Obj).code).toBe(2);
   });
 });

@@ -11,14 +11,14 @@ describe('embedded devnet: persistence', () => {
 
   it('initialises the home as cometbft init does and resumes the chain after a restart', async () => {
     const first = await startDevnet({ ephemeral: false, home: dir.home });
-    await first.backend.broadcastTxSync(bytes('saved=yes'));
+    await first.backend.mempool.broadcastTxSync(bytes('saved=yes'));
     await first.nextBlock();
     await first.nextBlock();
     const before = {
-      status: (await first.backend.status()) as Obj,
-      block2: await first.backend.block(2n),
-      validators: await first.backend.validators(),
-      genesis: await first.backend.genesis(),
+      status: (await first.backend.info.status()) as Obj,
+      block2: await first.backend.blocks.block(2n),
+      validators: await first.backend.blocks.validators(),
+      genesis: await first.backend.info.genesis(),
     };
     await first.stop();
 
@@ -32,25 +32,25 @@ describe('embedded devnet: persistence', () => {
 
     const second = await startDevnet({ ephemeral: false, home: dir.home, chainId: 'ignored-once-initialised' });
     try {
-      const after = (await second.backend.status()) as Obj;
+      const after = (await second.backend.info.status()) as Obj;
       const latest = Number(before.status.sync_info.latest_block_height);
       // Starting produces the next block at once.
       expect(after.sync_info.latest_block_height).toBe(String(latest + 1));
       expect(after.node_info.id).toBe(before.status.node_info.id);
       expect(after.node_info.network).toBe(before.status.node_info.network);
       expect(after.validator_info).toEqual(before.status.validator_info);
-      expect(await second.backend.block(2n)).toEqual(before.block2);
-      expect(await second.backend.genesis()).toEqual(before.genesis);
-      expect(await second.backend.validators(BigInt(latest + 1))).toEqual(before.validators);
-      const next = ((await second.backend.block(BigInt(latest + 1))) as Obj).block;
+      expect(await second.backend.blocks.block(2n)).toEqual(before.block2);
+      expect(await second.backend.info.genesis()).toEqual(before.genesis);
+      expect(await second.backend.blocks.validators(BigInt(latest + 1))).toEqual(before.validators);
+      const next = ((await second.backend.blocks.block(BigInt(latest + 1))) as Obj).block;
       expect(next.header.last_block_id.hash).toBe(before.status.sync_info.latest_block_hash);
       expect(next.header.app_hash).toBe(before.status.sync_info.latest_app_hash);
       expect(next.last_commit.height).toBe(String(latest));
-      const query = ((await second.backend.abciQuery('', bytes('saved'), 0n, false)) as Obj).response;
+      const query = ((await second.backend.abci.abciQuery('', bytes('saved'), 0n, false)) as Obj).response;
       expect(Buffer.from(query.value, 'base64').toString()).toBe('yes');
-      expect(((await second.backend.abciInfo()) as Obj).response.data).toBe('{"size":1}');
-      expect(((await second.backend.tx(txHash(bytes('saved=yes')), false)) as Obj).height).toBe('2');
-      const found = (await second.backend.txSearch("app.key = 'saved'", false, undefined, undefined, '')) as Obj;
+      expect(((await second.backend.abci.abciInfo()) as Obj).response.data).toBe('{"size":1}');
+      expect(((await second.backend.txs.tx(txHash(bytes('saved=yes')), false)) as Obj).height).toBe('2');
+      const found = (await second.backend.txs.txSearch("app.key = 'saved'", false, undefined, undefined, '')) as Obj;
       expect(found.total_count).toBe('1');
     } finally {
       await second.stop();

@@ -15,7 +15,7 @@ const ran: string[] = [];
 const registry = new MethodRegistry();
 registry.registerAll([
   defineMethod({ name: 'test_echo', group: 'test', params: [optional('value', any)], handler: (a) => (ran.push(String(a.value)), a.value ?? null) }),
-  defineMethod({ name: 'test_slow', group: 'test', params: [], handler: () => new Promise((r) => setTimeout(() => r('late'), 200)) }),
+  defineMethod({ name: 'test_slow', group: 'test', params: [], handler: () => new Promise<string>((r) => setTimeout(() => r('late'), 200)) }),
   defineMethod({
     name: 'test_revert',
     group: 'test',

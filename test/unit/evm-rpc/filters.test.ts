@@ -1,6 +1,7 @@
 /** Polling filters and WebSocket subscriptions fed by the event bus, with a fake chain publishing blocks. */
 import { Logger } from '@nestjs/common';
 import { Transaction, Wallet } from 'ethers';
+import { DevnetMethods } from '../../../src/backends/embedded/devnet-methods';
 import type { GatewayConfigService } from '../../../src/config/gateway-config.service';
 import { EventBus } from '../../../src/events';
 import { EvmDialect } from '../../../src/evm-rpc/evm-dialect';
@@ -11,6 +12,7 @@ import { SubscriptionMethods } from '../../../src/evm-rpc/subscriptions/subscrip
 import type { RpcConnection } from '../../../src/rpc/call-context';
 import { RpcEngine } from '../../../src/rpc/engine';
 import { ApplicationError, RpcError } from '../../../src/rpc/errors';
+import { Invoker } from '../../../src/rpc/invoker';
 import { MethodRegistry } from '../../../src/rpc/method-registry';
 import { CHAIN_ID, DEV_KEYS, EMITTER, FakeEvmChain, TOPIC } from '../../e2e/evm-surface-backend';
 
@@ -30,14 +32,16 @@ const settle = async () => {
 const config = { jsonRpc: { 'filter-cap': 3, 'block-range-cap': 100, 'logs-cap': 100 } } as GatewayConfigService;
 let bus: EventBus;
 let chain: FakeEvmChain;
+let evm: Invoker;
 let feed: ChainFeed;
 let filters: PollingFilters;
 
 beforeEach(() => {
   bus = new EventBus();
   chain = new FakeEvmChain(bus);
-  feed = new ChainFeed(bus, chain);
-  filters = new PollingFilters(feed, config, chain);
+  evm = new Invoker(new DevnetMethods(chain.handlers(config)), { config });
+  feed = new ChainFeed(bus, evm);
+  filters = new PollingFilters(feed, config, evm);
 });
 afterEach(() => filters.onModuleDestroy());
 
@@ -203,7 +207,7 @@ describe('WebSocket subscriptions', () => {
 
   beforeEach(() => {
     const registry = new MethodRegistry();
-    registry.registerAll(new SubscriptionMethods(feed, chain).methods());
+    registry.registerAll(new SubscriptionMethods(feed, evm).methods());
     engine = new RpcEngine(
       new EvmDialect(),
       registry,

@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EVM_BACKEND } from '../../../src/backends/evm-backend';
+import { DevnetMethods } from '../../../src/backends/embedded/devnet-methods';
 import { GatewayConfigModule } from '../../../src/config/config.module';
 import { GatewayConfigService } from '../../../src/config/gateway-config.service';
 import type { JsonRpcConfig, RpcConfig } from '../../../src/config/config.types';
@@ -15,14 +15,17 @@ import { EventsModule } from '../../../src/events/events.module';
 import { EvmRpcCoreModule } from '../../../src/evm-rpc/core/evm-rpc-core.module';
 import { RpcModulesMethods } from '../../../src/evm-rpc/core/rpc-modules';
 import { EvmRpcModule } from '../../../src/evm-rpc/evm-rpc.module';
+import { openedNamespaces } from '../../../src/access/opened-namespaces';
 import { ChainFeed } from '../../../src/evm-rpc/filters/chain-feed';
 import { SubscriptionMethods } from '../../../src/evm-rpc/subscriptions/subscription.methods';
 import type { RpcConnection } from '../../../src/rpc/call-context';
 import type { Origin, RpcEngine } from '../../../src/rpc/engine';
+import { Invoker } from '../../../src/rpc/invoker';
 import { defineMethod } from '../../../src/rpc/method';
 import { MethodRegistry } from '../../../src/rpc/method-registry';
-import { METHOD_REGISTRY, RPC_ENGINE } from '../../../src/rpc/registration';
+import { INVOKER, METHOD_REGISTRY, RPC_ENGINE } from '../../../src/rpc/registration';
 import { RpcCoreModule } from '../../../src/rpc/rpc-core.module';
+import { fakeEvmBackendModule } from '../../e2e/evm-surface-app';
 import { FakeEvmChain } from '../../e2e/evm-surface-backend';
 
 Logger.overrideLogger(false);
@@ -32,25 +35,27 @@ const config = { jsonRpc, rpc: { unsafe: false } as RpcConfig } as GatewayConfig
 const registry = new MethodRegistry();
 const bus = new EventBus();
 const chain = new FakeEvmChain(bus);
+const invoker = new Invoker(new DevnetMethods(chain.handlers(config)), { config });
 const method = (name: string, group: string) => defineMethod({ name, group, params: [], handler: () => name });
 registry.registerAll([
   method('eth_chainId', 'eth'),
   method('web3_clientVersion', 'web3'),
   method('debug_memStats', 'debug'),
   method('admin_peers', 'admin'),
-  ...new SubscriptionMethods(new ChainFeed(bus, chain), chain).methods(),
+  ...new SubscriptionMethods(new ChainFeed(bus, invoker), invoker).methods(),
   ...new RpcModulesMethods(registry, config).methods(),
 ]);
 
-/** The EVM engine as EvmRpcCoreModule builds it (its dialect and guard policy), over the methods above. */
+/** The EVM engine as EvmRpcCoreModule builds it (its dialect and guard policy), over the methods above and the fake chain's Invoker. */
 async function engineOver(methods: MethodRegistry): Promise<{ context: INestApplicationContext; engine: RpcEngine }> {
   @Global()
   @Module({
     providers: [
       { provide: GatewayConfigService, useValue: config },
       { provide: METHOD_REGISTRY.evm, useValue: methods },
+      { provide: INVOKER.evm, useValue: invoker },
     ],
-    exports: [GatewayConfigService, METHOD_REGISTRY.evm],
+    exports: [GatewayConfigService, METHOD_REGISTRY.evm, INVOKER.evm],
   })
   class GivenModule {}
 
@@ -61,20 +66,12 @@ async function engineOver(methods: MethodRegistry): Promise<{ context: INestAppl
   return { context, engine: context.get<RpcEngine>(RPC_ENGINE.evm) };
 }
 
-/** The gateway's EVM interface as it boots (every namespace module), with `[json-rpc] api = eth,web3`. */
+/** The gateway's EVM interface as it boots with `[json-rpc] api = eth,web3` (only those namespaces' modules). */
 async function gateway(): Promise<{ registry: MethodRegistry; engine: RpcEngine; close(): Promise<void> }> {
   const home = mkdtempSync(join(tmpdir(), 'rpcgw-guards-'));
   const appConfig = loadConfig({ home, env: {}, flags: { 'json-rpc.api': 'eth,web3' } });
 
-  @Global()
-  @Module({
-    imports: [EventsModule],
-    providers: [{ provide: EVM_BACKEND, inject: [EventBus], useFactory: (events: EventBus) => new FakeEvmChain(events) }],
-    exports: [EVM_BACKEND],
-  })
-  class FakeBackendModule {}
-
-  @Module({ imports: [GatewayConfigModule.forRoot(appConfig), RpcCoreModule, EventsModule, FakeBackendModule, EvmRpcModule] })
+  @Module({ imports: [GatewayConfigModule.forRoot(appConfig), RpcCoreModule, EventsModule, fakeEvmBackendModule(), EvmRpcModule.forRoot(openedNamespaces(appConfig, null))] })
   class GatewayModule {}
 
   const app = await NestFactory.createApplicationContext(GatewayModule, { logger: false });

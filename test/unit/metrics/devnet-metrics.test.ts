@@ -1,5 +1,8 @@
 import type { GatewayConfigService } from '../../../src/config/gateway-config.service';
-import type { NodeBackend } from '../../../src/backends/node-backend';
+import { DevnetMethods } from '../../../src/backends/embedded/devnet-methods';
+import { HandlerTable } from '../../../src/backends/embedded/handler-table';
+import { num_unconfirmed_txs } from '../../../src/node-rpc/info/info.methods';
+import { Invoker } from '../../../src/rpc/invoker';
 import { EventBus, type BusEvent } from '../../../src/events';
 import { DEVNET_METRICS_SUBSCRIBER, DevnetMetrics, unixSeconds } from '../../../src/metrics/devnet-metrics';
 import { MetricsService } from '../../../src/metrics/metrics.service';
@@ -20,8 +23,10 @@ describe('DevnetMetrics', () => {
     const metrics = new MetricsService({ instrumentation: { prometheus: true, namespace: 'rpcgw' } } as GatewayConfigService);
     const bus = new EventBus();
     let mempool = { total: '0', total_bytes: '0' };
-    const backend = { numUnconfirmedTxs: async () => ({ n_txs: mempool.total, ...mempool, txs: null }) } as unknown as NodeBackend;
-    const devnet = new DevnetMetrics(metrics.families.devnet, bus, backend);
+    const node = new Invoker(new DevnetMethods(new HandlerTable().on(num_unconfirmed_txs, async () => ({ n_txs: mempool.total, ...mempool, txs: null }))), {
+      config: {} as GatewayConfigService,
+    });
+    const devnet = new DevnetMetrics(metrics.families.devnet, bus, node);
     devnet.start();
     expect(bus.hasSubscription(DEVNET_METRICS_SUBSCRIBER, "tm.event = 'NewBlock'")).toBe(true);
 
@@ -49,7 +54,7 @@ describe('DevnetMetrics', () => {
 
   it('a gap in heights is not an interval', async () => {
     const metrics = new MetricsService({ instrumentation: { prometheus: false, namespace: 'rpcgw' } } as GatewayConfigService);
-    const devnet = new DevnetMetrics(metrics.families.devnet, new EventBus(), {} as NodeBackend);
+    const devnet = new DevnetMetrics(metrics.families.devnet, new EventBus(), {} as Invoker);
     devnet.onNewBlock(newBlock(5, '2024-05-01T10:00:00Z'));
     devnet.onNewBlock(newBlock(9, '2024-05-01T10:00:04Z'));
     devnet.onNewBlock({ type: 'NewBlock', data: { value: {} }, events: {} });

@@ -20,7 +20,7 @@ const NO_BATCH_LIMIT: Limit = { max: 0, key: 'max_request_batch_size' };
 function surface(batchRequests: Limit = NO_BATCH_LIMIT) {
   const registry = new MethodRegistry();
   let release: () => void = () => undefined;
-  const method = (name: string, handler: () => unknown, extra: MethodMeta<object> = {}): AnyMethod =>
+  const method = (name: string, handler: () => unknown, extra: MethodMeta<object, unknown> = {}): AnyMethod =>
     defineMethod({ name, group: 'test', params: [], handler, ...extra });
   registry.registerAll([
     method('ping', () => 'pong'),

@@ -4,7 +4,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { WebSocket } from 'ws';
-import type { NodeBackend } from '../../../src/backends/node-backend';
+import type { BackendServices } from '../../../src/backends/backend-services';
 import type { GatewayConfigService } from '../../../src/config/gateway-config.service';
 import { EventBus, type BusEvent } from '../../../src/events';
 import { NodeDialect } from '../../../src/node-rpc/node-dialect';
@@ -44,7 +44,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function subscribed(closeOnSlowClient: boolean) {
   const bus = new EventBus();
-  const backend = { feedEvents: async () => () => undefined } as unknown as NodeBackend;
+  const backend = { feedEvents: async () => () => undefined } as unknown as BackendServices;
   const rpc = { max_subscription_clients: 100, max_subscriptions_per_client: 5, experimental_subscription_buffer_size: 200, experimental_close_on_slow_client: closeOnSlowClient };
   const config = { rpc, gateway: { limits: { max_query_length: 512, max_query_conditions: 20 } } } as unknown as GatewayConfigService;
   const registry = new MethodRegistry();

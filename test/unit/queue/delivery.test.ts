@@ -3,8 +3,15 @@
  * refused for good (told to the callers as the node gave it).
  */
 import { BackendUnavailableError } from '../../../src/backends/backend-errors';
-import type { EvmBackend } from '../../../src/backends/evm-backend';
-import type { NodeBackend } from '../../../src/backends/node-backend';
+import { DevnetMethods } from '../../../src/backends/embedded/devnet-methods';
+import { HandlerTable } from '../../../src/backends/embedded/handler-table';
+import type { GatewayConfigService } from '../../../src/config/gateway-config.service';
+import { eth_getTransactionByHash, eth_sendRawTransaction } from '../../../src/evm-rpc/definitions';
+import type { RpcTransaction } from '../../../src/evm-rpc/evm-types';
+import { tx as nodeTx } from '../../../src/node-rpc/info/info.methods';
+import type { NodeCheckTx } from '../../../src/node-rpc/node-types';
+import { broadcast_tx_sync } from '../../../src/node-rpc/tx/tx.methods';
+import { Invoker } from '../../../src/rpc/invoker';
 import { RetryLater, type BroadcastJob } from '../../../src/queue/broadcast-queue';
 import { BackendDelivery } from '../../../src/queue/delivery';
 import { ApplicationError } from '../../../src/rpc/errors';
@@ -14,9 +21,14 @@ const nodeJob: BroadcastJob = { lane: 'node', id: 'ABCD', tx: Buffer.from('k=v')
 const evmJob: BroadcastJob = { lane: 'evm', id: '0xabcd', tx: Buffer.from([0xc0]).toString('base64') };
 
 function delivery(node: { sync?: () => Promise<JsonObject>; tx?: () => Promise<JsonObject> }, evm: { send?: () => Promise<string>; byHash?: () => Promise<JsonObject | null> } = {}) {
-  const nodeBackend = { broadcastTxSync: node.sync, tx: node.tx ?? (() => Promise.reject(new ApplicationError('tx (ABCD) not found'))) } as unknown as NodeBackend;
-  const evmBackend = { sendRawTransaction: evm.send, getTransactionByHash: evm.byHash ?? (() => Promise.resolve(null)) } as unknown as EvmBackend;
-  return new BackendDelivery(nodeBackend, evmBackend);
+  const env = { config: {} as GatewayConfigService };
+  const nodeTable = new HandlerTable()
+    .on(broadcast_tx_sync, async () => (await node.sync!()) as NodeCheckTx & { hash: string })
+    .on(nodeTx, node.tx ?? (() => Promise.reject(new ApplicationError('tx (ABCD) not found'))));
+  const evmTable = new HandlerTable()
+    .on(eth_sendRawTransaction, () => evm.send!())
+    .on(eth_getTransactionByHash, async () => ((await evm.byHash?.()) ?? null) as RpcTransaction | null);
+  return new BackendDelivery(new Invoker(new DevnetMethods(nodeTable), env), new Invoker(new DevnetMethods(evmTable), env));
 }
 
 const fail = (err: Error) => () => Promise.reject(err);

@@ -15,8 +15,9 @@ import { RedisCache } from '../../../src/backends/upstream/redis-cache';
 import { UPSTREAM_DEFAULTS } from '../../../src/config/upstream-config';
 import { UpstreamPool } from '../../../src/backends/upstream/upstream-pool';
 import { CONFIG_TABLES } from '../../../src/config/config-tables';
-import type { UpstreamEvmBackend } from '../../../src/backends/upstream/upstream-evm-backend';
-import { upstreamEvmBackend } from '../../support/evm-methods';
+import { eth_gasPrice, eth_getBlockByNumber } from '../../../src/evm-rpc/definitions';
+import type { Invoker } from '../../../src/rpc/invoker';
+import { upstreamEvmInvoker } from '../../support/evm-methods';
 import { TcpProxy } from '../../support/upstream';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -77,7 +78,7 @@ async function until(done: () => boolean): Promise<void> {
   while (!done()) await new Promise((r) => setTimeout(r, 10));
 }
 
-const block = (backend: UpstreamEvmBackend, n: number) => backend.getBlockByNumber({ kind: 'number', number: BigInt(n) }, false);
+const block = (backend: Invoker, n: number) => backend.invoke(eth_getBlockByNumber, { block: { kind: 'number', number: BigInt(n) }, fullTransactions: false });
 
 describe('response cache with Redis', () => {
   beforeAll(() => Logger.overrideLogger(false));
@@ -100,7 +101,7 @@ describe('response cache with Redis', () => {
     const pool = new UpstreamPool([{ name: 'a', url: target.url, weight: 1 }], settings, { maxBytes: 1 << 20, redis: connection }, EVM_PROTOCOL, 'EVM');
     pools.push(pool);
     await pool.checkHealth();
-    return { backend: upstreamEvmBackend(pool), stats: () => pool.stats().cache };
+    return { backend: upstreamEvmInvoker(pool), stats: () => pool.stats().cache };
   }
 
   beforeEach(async () => {
@@ -179,11 +180,11 @@ describe('response cache with Redis', () => {
     const a = await startPool(node);
     const b = await startPool(node);
     await until(() => a.stats().redis?.up === true && b.stats().redis?.up === true);
-    expect(await a.backend.gasPrice()).toBe(1_000_000_000n);
-    expect(await a.backend.gasPrice()).toBe(1_000_000_000n);
+    expect(await a.backend.invoke(eth_gasPrice, {})).toBe('0x3b9aca00');
+    expect(await a.backend.invoke(eth_gasPrice, {})).toBe('0x3b9aca00');
     expect(node.calls.get('eth_gasPrice')).toBe(1);
 
-    expect(await b.backend.gasPrice()).toBe(1_000_000_000n);
+    expect(await b.backend.invoke(eth_gasPrice, {})).toBe('0x3b9aca00');
     expect(node.calls.get('eth_gasPrice')).toBe(2);
     expect(await redis.keys(`${prefix}*`)).toEqual([]);
     expect(b.stats().tiers.redis).toEqual({ hits: 0, misses: 0 });

@@ -3,6 +3,7 @@ import { STALL_BLOCKS, Upstream } from '../../../src/backends/upstream/upstream'
 import { UPSTREAM_DEFAULTS } from '../../../src/config/upstream-config';
 import type { UpstreamPool } from '../../../src/backends/upstream/upstream-pool';
 import { WsMultiplexer } from '../../../src/backends/upstream/ws-multiplexer';
+import type { Invoker } from '../../../src/rpc/invoker';
 import { EventBus } from '../../../src/events';
 
 const HEAD = "tm.event = 'NewBlockHeader'";
@@ -46,7 +47,8 @@ function multiplexer(upstreams: Upstream[]): WsMultiplexer {
     checkHealth: async () => undefined,
     observeHeight: () => undefined,
   } as unknown as UpstreamPool;
-  return new WsMultiplexer(pool, new EventBus());
+  // No block is read here: events come from the subscriptions only.
+  return new WsMultiplexer(pool, new EventBus(), {} as Invoker);
 }
 
 describe('WsMultiplexer', () => {

@@ -6,7 +6,7 @@
  */
 import { createAddressFromString, generateAddress } from '@ethereumjs/util';
 import type { JsonObject } from '../../../rpc/json';
-import type { BlockRef, TransactionArgs } from '../../evm-backend';
+import type { BlockRef, TransactionArgs } from '../../../evm-rpc/evm-types';
 import { EXECUTION_REVERTED, isRevert, vmErrorText } from '../../../devnet/app/evm/vm-errors';
 import { hexData, quantity } from '../../../devnet/app/evm/hex';
 import { callGas, senderOf } from './call-message';

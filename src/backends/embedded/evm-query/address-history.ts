@@ -4,11 +4,11 @@
  * the head are seen (a block's index entries are written with it, just before it becomes the head).
  */
 import { createAddressFromString, equalsBytes, KECCAK256_NULL } from '@ethereumjs/util';
-import type { AddressTransactionsPage, ContractCreator, SearchDirection } from '../../evm-backend';
+import type { AddressHistoryIndex, AddressTransactionsPage, ContractCreator, SearchDirection } from '../../backend-services';
 import { fromHex } from '../../../devnet/app/evm/hex';
 import type { EvmChainView } from './chain-view';
 
-export class AddressHistory {
+export class AddressHistory implements AddressHistoryIndex {
   constructor(private readonly chain: EvmChainView) {}
 
   /**

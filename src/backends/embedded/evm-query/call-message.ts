@@ -8,7 +8,7 @@ import type { Common } from '@ethereumjs/common';
 import { createTx, TransactionType, type AccessListBytes, type TypedTransaction } from '@ethereumjs/tx';
 import { createAddressFromString, createZeroAddress, type Address } from '@ethereumjs/util';
 import { ApplicationError } from '../../../rpc/errors';
-import type { TransactionArgs } from '../../evm-backend';
+import type { TransactionArgs } from '../../../evm-rpc/evm-types';
 import type { BlockEnv } from '../../../devnet/app/evm/execution-context';
 import { TIP_ABOVE_FEE_CAP } from '../../../devnet/app/evm/eth-tx';
 import { fromHex, toChecksumAddress } from '../../../devnet/app/evm/hex';

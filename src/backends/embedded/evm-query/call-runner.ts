@@ -8,7 +8,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { runTx, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { formatDuration } from '../../../config/duration';
 import { ApplicationError } from '../../../rpc/errors';
-import type { BlockRef, TransactionArgs } from '../../evm-backend';
+import type { BlockRef, TransactionArgs } from '../../../evm-rpc/evm-types';
 import { blockOf, type BlockEnv } from '../../../devnet/app/evm/execution-context';
 import { EXECUTION_REVERTED, isRevert, revertMessage, vmErrorText } from '../../../devnet/app/evm/vm-errors';
 import { callGas, callMessage, senderOf } from './call-message';

@@ -8,7 +8,7 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { ApplicationError } from '../../../rpc/errors';
-import type { BlockRef } from '../../evm-backend';
+import type { BlockRef } from '../../../evm-rpc/evm-types';
 import type { EvmApplication } from '../../../devnet/app/evm/evm-application';
 import { decodeEthTx } from '../../../devnet/app/evm/eth-tx';
 import type { BlockEnv } from '../../../devnet/app/evm/execution-context';

@@ -4,7 +4,7 @@
  * (≥ 2 wei) of each of the last 20 blocks, at most 500 gwei, and 1 gwei when no block has a tip.
  */
 import { ApplicationError } from '../../../rpc/errors';
-import type { BlockRef } from '../../evm-backend';
+import type { BlockRef } from '../../../evm-rpc/evm-types';
 import type { JsonObject } from '../../../rpc/json';
 import { nextBaseFee } from '../../../devnet/app/evm/base-fee';
 import type { EvmBlockRecord } from '../../../devnet/evm-state/evm-chain-store';

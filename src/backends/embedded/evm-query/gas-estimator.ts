@@ -6,7 +6,7 @@
  * × 64/63).
  */
 import { ApplicationError } from '../../../rpc/errors';
-import type { BlockRef, TransactionArgs } from '../../evm-backend';
+import type { BlockRef, TransactionArgs } from '../../../evm-rpc/evm-types';
 import { isRevert } from '../../../devnet/app/evm/vm-errors';
 import { callDeadline, throwIfFailed, type CallOptions, type CallRunner } from './call-runner';
 import { senderOf } from './call-message';

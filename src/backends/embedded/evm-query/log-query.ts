@@ -7,7 +7,7 @@
  */
 import { Bloom } from '@ethereumjs/vm';
 import { ApplicationError, InvalidParamsError } from '../../../rpc/errors';
-import type { BlockRef, LogFilter } from '../../evm-backend';
+import type { BlockRef, LogFilter } from '../../../evm-rpc/evm-types';
 import type { JsonObject } from '../../../rpc/json';
 import type { EvmBlockRecord, EvmLog } from '../../../devnet/evm-state/evm-chain-store';
 import type { EvmChainView } from './chain-view';

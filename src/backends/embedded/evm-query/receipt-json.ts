@@ -27,7 +27,7 @@ export function logJson(log: EvmLog, record: EvmTxRecord, placement: ReceiptPlac
   };
 }
 
-export function logsJson(record: EvmTxRecord, placement: ReceiptPlacement): JsonObject[] {
+function logsJson(record: EvmTxRecord, placement: ReceiptPlacement): JsonObject[] {
   return record.logs.map((log, i) => logJson(log, record, placement, placement.firstLogIndex + i));
 }
 

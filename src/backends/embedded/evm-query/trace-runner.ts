@@ -7,7 +7,7 @@
 import { runTx, type RunTxResult } from '@ethereumjs/vm';
 import { parseDuration } from '../../../config/duration';
 import { ApplicationError } from '../../../rpc/errors';
-import type { BlockRef, TraceConfig, TransactionArgs } from '../../evm-backend';
+import type { BlockRef, TraceConfig, TransactionArgs } from '../../../evm-rpc/evm-types';
 import type { Json, JsonObject } from '../../../rpc/json';
 import { blockOf } from '../../../devnet/app/evm/execution-context';
 import { callGas } from './call-message';

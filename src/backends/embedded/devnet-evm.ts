@@ -1,19 +1,17 @@
 /**
- * The EVM RPC over the embedded devnet: each method answers from the devnet's EVM application (state,
- * receipts, fee market), its node blocks and its mempool, in go-ethereum's and Evmos's shapes and
- * texts. It shares the devnet with the node backend: one chain seen two ways.
+ * The embedded devnet as an EVM node: what its EVM RPC answers (evm-handlers.ts) from the devnet's
+ * EVM application (state, receipts, fee market), its node blocks and its mempool, in go-ethereum's and
+ * Evmos's shapes and texts. It shares the devnet with the node RPC: one chain seen two ways.
  */
 import { bytesToBigInt, createAddressFromString, setLengthLeft } from '@ethereumjs/util';
-import { devAccounts } from '../../devnet/app/evm/dev-accounts';
 import { decodeEthTx, undecodableReason } from '../../devnet/app/evm/eth-tx';
 import type { EvmApplication } from '../../devnet/app/evm/evm-application';
 import { fromHex, hexData, quantity, toChecksumAddress, word } from '../../devnet/app/evm/hex';
 import type { Devnet } from '../../devnet/devnet';
 import { MempoolError } from '../../devnet/mempool/mempool';
 import { ApplicationError } from '../../rpc/errors';
-import type { AddressTransactionsPage, BlockRef, ContractCreator, EvmBackend, LogFilter, SearchDirection, TraceConfig, TransactionArgs } from '../evm-backend';
+import type { BlockRef, LogFilter, TraceConfig, TransactionArgs } from '../../evm-rpc/evm-types';
 import type { Json, JsonObject } from '../../rpc/json';
-import { AnswersDevnetErrors } from './devnet-errors';
 import { createAccessList } from './evm-query/access-list';
 import { accountProof } from './evm-query/account-proof';
 import { AddressHistory } from './evm-query/address-history';
@@ -23,15 +21,13 @@ import { EvmChainView } from './evm-query/chain-view';
 import { FeeOracle } from './evm-query/fee-oracle';
 import { GasEstimator } from './evm-query/gas-estimator';
 import { LogQuery, type LogCaps } from './evm-query/log-query';
-import { logsJson } from './evm-query/receipt-json';
 import { TraceRunner } from './evm-query/trace-runner';
 import { txJson } from './evm-query/tx-json';
 import { TxPoolView } from './evm-query/txpool-view';
 
 const CLIENT_VERSION = `rpc-gateway/embedded-devnet/${process.platform}-${process.arch}/node${process.versions.node}`;
 
-@AnswersDevnetErrors()
-export class EmbeddedEvmBackend implements EvmBackend {
+export class DevnetEvm {
   private readonly evm: EvmApplication;
   private readonly chain: EvmChainView;
   private readonly json: ChainJson;
@@ -41,7 +37,8 @@ export class EmbeddedEvmBackend implements EvmBackend {
   private readonly logQuery: LogQuery;
   private readonly pool: TxPoolView;
   private readonly traces: TraceRunner;
-  private readonly history: AddressHistory;
+  /** The address index Otterscan's methods read. */
+  readonly history: AddressHistory;
 
   constructor(private readonly devnet: Devnet) {
     if (devnet.evm === undefined) throw new Error('the devnet runs no EVM application');
@@ -205,13 +202,6 @@ export class EmbeddedEvmBackend implements EvmBackend {
     return found === undefined ? null : this.json.receipts(found);
   }
 
-  /** The tx's logs; null when the tx is unknown or failed (Evmos). */
-  async getTransactionLogs(hash: string): Promise<JsonObject[] | null> {
-    const executed = await this.chain.executedTx(fromHex(hash));
-    if (executed === undefined || executed.record.status === 0) return null;
-    return logsJson(executed.record, this.json.placement(executed.block, executed.index));
-  }
-
   getLogs(filter: LogFilter, caps: LogCaps): Promise<JsonObject[]> {
     return this.logQuery.logs(filter, caps);
   }
@@ -242,22 +232,6 @@ export class EmbeddedEvmBackend implements EvmBackend {
 
   traceCall(args: TransactionArgs, block: BlockRef, config: TraceConfig, options: CallOptions): Promise<Json> {
     return this.traces.traceCall(args, block, config, options);
-  }
-
-  searchAddressTransactions(address: string, fromBlock: bigint, direction: SearchDirection, pageSize: number): Promise<AddressTransactionsPage> {
-    return this.history.transactions(address, fromBlock, direction, pageSize);
-  }
-
-  transactionBySenderAndNonce(sender: string, nonce: bigint): Promise<string | null> {
-    return this.history.bySenderAndNonce(sender, nonce);
-  }
-
-  contractCreator(address: string): Promise<ContractCreator | null> {
-    return this.history.contractCreator(address);
-  }
-
-  async devAccountKeys(): Promise<Uint8Array[]> {
-    return devAccounts().map((account) => Uint8Array.from(account.privateKey));
   }
 }
 

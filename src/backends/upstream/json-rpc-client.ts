@@ -22,7 +22,7 @@ export interface Batching {
 
 const ALONE: Batching = { maxSize: 1, maxWaitMs: 0 };
 
-export class NodeClient {
+export class JsonRpcClient {
   private readonly pool: Pool;
   private readonly path: string;
   private readonly headers: Record<string, string>;

@@ -1,17 +1,19 @@
 /**
- * UpstreamEvmBackend over small in-process EVM JSON-RPC servers (real HTTP), with the real EVM method
- * definitions: getLogs chunking across the pool, the caps, immutable caching, raw wire text kept,
- * sendRawTransaction not retried, a receipt beyond the head moving it, the params each call sends.
+ * The EVM definitions invoked through the upstream forward path over small in-process EVM JSON-RPC
+ * servers (real HTTP): eth_getLogs split across the pool, the caps, immutable caching, raw wire text
+ * kept, eth_sendRawTransaction not retried, a receipt beyond the head moving it, the params each call sends.
  */
 import { Logger } from '@nestjs/common';
 import { createServer, type Server } from 'node:http';
 import { EVM_PROTOCOL } from '../../../src/backends/upstream/evm-protocol';
 import { rawJsonOf } from '../../../src/rpc/result-json';
 import { UPSTREAM_DEFAULTS } from '../../../src/config/upstream-config';
-import { UpstreamEvmBackend } from '../../../src/backends/upstream/upstream-evm-backend';
 import { UpstreamPool } from '../../../src/backends/upstream/upstream-pool';
+import * as evm from '../../../src/evm-rpc/definitions';
+import type { LogFilter } from '../../../src/evm-rpc/evm-types';
 import { ApplicationError } from '../../../src/rpc/errors';
-import { upstreamEvmBackend } from '../../support/evm-methods';
+import type { Invoker } from '../../../src/rpc/invoker';
+import { upstreamEvmInvoker, type EvmLimits } from '../../support/evm-methods';
 
 const HEAD = 100;
 
@@ -86,12 +88,12 @@ async function fakeNode(): Promise<FakeNode> {
   return node;
 }
 
-describe('UpstreamEvmBackend', () => {
+describe('the EVM forward path', () => {
   beforeAll(() => Logger.overrideLogger(false));
   let a: FakeNode;
   let b: FakeNode;
   let pool: UpstreamPool;
-  let backend: UpstreamEvmBackend;
+  let backend: Invoker;
 
   beforeEach(async () => {
     [a, b] = await Promise.all([fakeNode(), fakeNode()]);
@@ -107,7 +109,7 @@ describe('UpstreamEvmBackend', () => {
       'EVM',
     );
     await pool.checkHealth();
-    backend = upstreamEvmBackend(pool);
+    backend = upstreamEvmInvoker(pool);
   });
 
   afterEach(async () => {
@@ -116,76 +118,80 @@ describe('UpstreamEvmBackend', () => {
   });
 
   const logCalls = () => [...a.calls, ...b.calls].filter((c) => c.method === 'eth_getLogs');
+  const getLogs = (criteria: LogFilter, limits: Partial<EvmLimits> = {}) => upstreamEvmInvoker(pool, limits).invoke(evm.eth_getLogs, { criteria });
 
   it('splits a long range into chunks over both upstreams and joins them in order', async () => {
-    const logs = await backend.getLogs({ fromBlock: { kind: 'number', number: 5n }, toBlock: { kind: 'number', number: 64n } }, { blockRange: 10_000, logs: 10_000 });
+    const logs = await getLogs({ fromBlock: { kind: 'number', number: 5n }, toBlock: { kind: 'number', number: 64n } });
     expect(logs.map((l) => Number(l.blockNumber))).toEqual(Array.from({ length: 60 }, (_, i) => 5 + i));
     expect(logCalls()).toHaveLength(6);
     expect(a.calls.some((c) => c.method === 'eth_getLogs')).toBe(true);
     expect(b.calls.some((c) => c.method === 'eth_getLogs')).toBe(true);
     // The chunks are final: asked again, nothing goes upstream.
-    await backend.getLogs({ fromBlock: { kind: 'number', number: 5n }, toBlock: { kind: 'number', number: 64n } }, { blockRange: 10_000, logs: 10_000 });
+    await getLogs({ fromBlock: { kind: 'number', number: 5n }, toBlock: { kind: 'number', number: 64n } });
     expect(logCalls()).toHaveLength(6);
   });
 
-  it('passes a short range with tags on as asked', async () => {
-    await backend.getLogs({ fromBlock: { kind: 'number', number: 95n } }, { blockRange: 10_000, logs: 10_000 });
-    expect(logCalls()).toEqual([{ method: 'eth_getLogs', params: [{ fromBlock: '0x5f', toBlock: 'latest' }] }]);
+  it('passes a short range as asked (a bound left out is the latest block to the node)', async () => {
+    await getLogs({ fromBlock: { kind: 'number', number: 95n } });
+    expect(logCalls()).toEqual([{ method: 'eth_getLogs', params: [{ fromBlock: '0x5f' }] }]);
   });
 
   it('applies the range and log caps with Evmos texts', async () => {
     const range = { fromBlock: { kind: 'number' as const, number: 1n }, toBlock: { kind: 'number' as const, number: 90n } };
-    await expect(backend.getLogs(range, { blockRange: 50, logs: 10_000 })).rejects.toThrow('maximum [from, to] blocks distance: 50');
-    await expect(backend.getLogs(range, { blockRange: 10_000, logs: 20 })).rejects.toThrow('query returned more than 20 results');
+    await expect(getLogs(range, { 'block-range-cap': 50 })).rejects.toThrow('maximum [from, to] blocks distance: 50');
+    await expect(getLogs(range, { 'logs-cap': 20 })).rejects.toThrow('query returned more than 20 results');
+    // One chunk alone over the cap too.
+    await expect(getLogs({ fromBlock: range.fromBlock, toBlock: { kind: 'number', number: 5n } }, { 'logs-cap': 3 })).rejects.toThrow('query returned more than 3 results');
   });
 
   it('keeps the upstream wire text of an object result and caches a past block', async () => {
-    const block = await backend.getBlockByNumber({ kind: 'number', number: 7n }, false);
+    const read = () => backend.invoke(evm.eth_getBlockByNumber, { block: { kind: 'number', number: 7n }, fullTransactions: false });
+    const block = await read();
     expect(rawJsonOf(block)).toBe(JSON.stringify(block));
-    const again = await backend.getBlockByNumber({ kind: 'number', number: 7n }, false);
+    const again = await read();
     expect(again).toBe(block);
     expect(pool.cache.hits).toBe(1);
   });
 
   it('sends a raw transaction to one upstream only, and passes its error on', async () => {
-    await expect(backend.sendRawTransaction(new Uint8Array([1, 2, 3]))).rejects.toEqual(new ApplicationError('nonce too low'));
+    await expect(backend.invoke(evm.eth_sendRawTransaction, { data: '0x010203' })).rejects.toEqual(new ApplicationError('nonce too low'));
     expect([...a.calls, ...b.calls].filter((c) => c.method === 'eth_sendRawTransaction')).toHaveLength(1);
   });
 
   it('after a receipt in a block beyond the head, answers a latest read afresh', async () => {
     const latest = { kind: 'tag' as const, tag: 'latest' as const };
     const address = `0x${'11'.repeat(20)}`;
-    expect(await backend.getBalance(address, latest)).toBe(BigInt(HEAD));
+    const balance = async () => BigInt(await backend.invoke(evm.eth_getBalance, { address, block: latest }));
+    expect(await balance()).toBe(BigInt(HEAD));
     a.head = b.head = HEAD + 1;
-    expect(await backend.getBalance(address, latest)).toBe(BigInt(HEAD));
-    const receipt = await backend.getTransactionReceipt(`0x${'22'.repeat(32)}`);
+    expect(await balance()).toBe(BigInt(HEAD));
+    const receipt = await backend.invoke(evm.eth_getTransactionReceipt, { hash: `0x${'22'.repeat(32)}` });
     expect(receipt?.blockNumber).toBe(`0x${(HEAD + 1).toString(16)}`);
     expect(pool.head).toBe(BigInt(HEAD + 1));
-    expect(await backend.getBalance(address, latest)).toBe(BigInt(HEAD + 1));
+    expect(await balance()).toBe(BigInt(HEAD + 1));
   });
 
-  it('sends each call as its definition encodes it: the gas cap applied, `latest` left out of eth_estimateGas', async () => {
+  it('sends each call as its definition encodes it: the gas cap applied, a left-out block left out', async () => {
     const sent = (method: string) => [...a.calls, ...b.calls].filter((c) => c.method === method).map((c) => c.params);
-    const limits = { gasCap: 100n, timeoutMs: 0 };
+    const capped = upstreamEvmInvoker(pool, { 'gas-cap': 100 });
     const args = { to: `0x${'33'.repeat(20)}`, gas: 1000n, value: 1n, input: '0x1234' };
     const wire = { to: `0x${'33'.repeat(20)}`, gas: '0x64', value: '0x1', input: '0x1234', data: '0x1234' };
-    await backend.call(args, { kind: 'number', number: 5n }, limits);
+    await capped.invoke(evm.eth_call, { args, block: { kind: 'number', number: 5n } });
     expect(sent('eth_call')).toEqual([[wire, '0x5']]);
-    expect(await backend.estimateGas(args, { kind: 'tag', tag: 'latest' }, limits)).toBe(21000n);
-    await backend.estimateGas(args, { kind: 'tag', tag: 'pending' }, limits);
+    expect(await capped.invoke(evm.eth_estimateGas, { args })).toBe('0x5208');
+    await capped.invoke(evm.eth_estimateGas, { args, block: { kind: 'tag', tag: 'pending' } });
     // The two calls may go to either upstream: compared as a set.
     expect(sent('eth_estimateGas')).toHaveLength(2);
     expect(sent('eth_estimateGas')).toEqual(expect.arrayContaining([[wire], [wire, 'pending']]));
-    await backend.traceCall(args, { kind: 'number', number: 5n }, { tracer: 'callTracer' }, limits);
+    await capped.invoke(evm.debug_traceCall, { args, block: { kind: 'number', number: 5n }, config: { tracer: 'callTracer' } });
     expect(sent('debug_traceCall')).toEqual([[wire, '0x5', { tracer: 'callTracer' }]]);
-    await backend.feeHistory(4n, { kind: 'number', number: 7n }, [25, 75]);
+    await backend.invoke(evm.eth_feeHistory, { blockCount: 4n, lastBlock: { kind: 'number', number: 7n }, rewardPercentiles: [25, 75] });
     expect(sent('eth_feeHistory')).toEqual([['0x4', '0x7', [25, 75]]]);
     const blockHash = `0x${'44'.repeat(32)}`;
-    await backend.getBlockReceipts({ kind: 'hash', hash: blockHash, requireCanonical: false });
+    await backend.invoke(evm.eth_getBlockReceipts, { block: { kind: 'hash', hash: blockHash, requireCanonical: false } });
     expect(sent('eth_getBlockReceipts')).toEqual([[{ blockHash, requireCanonical: false }]]);
-  });
-
-  it('returns no dev account keys', async () => {
-    expect(await backend.devAccountKeys()).toEqual([]);
+    // A state read without a block gets `latest` written out (Evmos and anvil require it).
+    await backend.invoke(evm.eth_getBalance, { address: `0x${'55'.repeat(20)}` });
+    expect(sent('eth_getBalance').at(-1)).toEqual([`0x${'55'.repeat(20)}`, 'latest']);
   });
 });

@@ -1,10 +1,10 @@
 /**
- * NodeClient against a small in-process HTTP server: what goes on the wire (path, query, Basic auth
+ * JsonRpcClient against a small in-process HTTP server: what goes on the wire (path, query, Basic auth
  * from the URL's userinfo), how each kind of failure is reported, and how calls are batched.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeClient, type Batching } from '../../../src/backends/upstream/node-client';
+import { JsonRpcClient, type Batching } from '../../../src/backends/upstream/json-rpc-client';
 import { UpstreamAnswerError, UpstreamFailure } from '../../../src/backends/upstream/upstream-errors';
 import type { Json } from '../../../src/rpc/json';
 import { rawJsonOf } from '../../../src/rpc/result-json';
@@ -18,7 +18,7 @@ interface Seen {
 let server: Server;
 let port: number;
 const seen: Seen[] = [];
-const clients: NodeClient[] = [];
+const clients: JsonRpcClient[] = [];
 
 /** The answer text of one call; undefined: none (the call hangs, or its batch member is left out). */
 function answerTo(call: { id: number; method: string }): string | undefined {
@@ -74,7 +74,7 @@ afterAll(async () => {
 });
 
 const client = (url: string, batching?: Batching, onBatchRefused?: (reason: string) => void) => {
-  const c = new NodeClient(url, batching, onBatchRefused);
+  const c = new JsonRpcClient(url, batching, onBatchRefused);
   clients.push(c);
   return c;
 };
@@ -83,7 +83,7 @@ const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (er
 /** What a call came to: its result or its error. */
 const outcome = (promise: Promise<unknown>) => promise.then((r) => r, (err: Error) => err);
 
-describe('NodeClient', () => {
+describe('JsonRpcClient', () => {
   it('posts to the URL path with its query untouched and sends userinfo as Basic auth', async () => {
     const c = client(`http://us%40er:p%3Ass@127.0.0.1:${port}/v2/key?apikey=k1`);
     const { result } = await c.call('eth_chainId', ['x'], 2000);
@@ -122,7 +122,7 @@ describe('NodeClient', () => {
   });
 });
 
-describe('NodeClient with batching', () => {
+describe('JsonRpcClient with batching', () => {
   const requestsSince = (from: number) => seen.slice(from).map((s) => s.body);
 
   it('sends the calls of one event-loop turn as one batch, each call settled by its own answer', async () => {

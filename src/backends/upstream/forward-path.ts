@@ -1,0 +1,131 @@
+/**
+ * Upstream mode's one way to run a call, for clients' calls and the gateway's own alike: the method's
+ * definition is the plan. A call the backend answers goes to the pool (routed by the height the
+ * definition names, retried and hedged when idempotent, cached by its rule), cut into parts by its
+ * split hook where it has one; unless the definition's finish hook must change it (the Invoker runs it),
+ * the upstream's bytes reach the client untouched (raw-json.ts). A call the gateway computes
+ * runs its handler, its answer cached by the same rule. An answer that shows a transaction in a block
+ * moves the client's next reads to that block or later.
+ */
+import type { CallContext } from '../../rpc/call-context';
+import type { RpcRequest } from '../../rpc/dialect';
+import type { MethodBackend } from '../../rpc/invoker';
+import type { Json } from '../../rpc/json';
+import { cacheRuleOf, heightOf, type AnyMethod, type MethodArgs, type MethodEnv, type SplitPool } from '../../rpc/method';
+import type { UpstreamPool } from './upstream-pool';
+
+/** How an interface writes decoded arguments as JSON-RPC params, and what absent params are. */
+export interface ParamsForm {
+  encode(method: AnyMethod, args: MethodArgs): Json;
+  /** `{}` for the node RPC, `[]` for the EVM. */
+  readonly none: Json;
+}
+
+export class ForwardPath implements MethodBackend {
+  private readonly splitPool: SplitPool;
+
+  constructor(
+    readonly pool: UpstreamPool,
+    private readonly form: ParamsForm,
+    private readonly env: MethodEnv,
+  ) {
+    this.splitPool = {
+      get head() {
+        return pool.head;
+      },
+      freshHead: async () => {
+        await pool.checkHealth();
+        return pool.head;
+      },
+    };
+  }
+
+  answer(method: AnyMethod, args: MethodArgs, ctx: CallContext, request: RpcRequest | undefined): Promise<unknown> {
+    // The client's params go as sent, unless they came from a URI query (named strings) or a hook changed them.
+    const params = () => (request !== undefined && ctx.transport !== 'uri' ? ((request.params ?? this.form.none) as Json) : this.form.encode(method, args));
+    return method.split ? this.split(method, args, params) : this.send(method, args, params());
+  }
+
+  async compute(method: AnyMethod, args: MethodArgs, ctx: CallContext): Promise<unknown> {
+    const handler = method.handler as (args: MethodArgs, ctx: CallContext) => unknown;
+    const rule = cacheRuleOf(method, args);
+    const result =
+      rule.kind === 'never' || method.idempotent !== true
+        ? await handler(args, ctx)
+        : await this.pool.remember(`${method.name}${JSON.stringify(this.form.encode(method, args))}`, rule, heightOf(method, args), async () => (await handler(args, ctx)) as Json);
+    await this.sawHeight(method, result as Json);
+    return result;
+  }
+
+  private async send(method: AnyMethod, args: MethodArgs, params: Json): Promise<unknown> {
+    const result = await this.pool.request({
+      method: method.name,
+      params,
+      needs: { height: heightOf(method, args) },
+      idempotent: method.idempotent === true,
+      cache: cacheRuleOf(method, args),
+      timeoutMs: method.timeoutMs?.(this.env),
+    });
+    await this.sawHeight(method, result);
+    return result;
+  }
+
+  /** The parts a few at a time over the pool (least busy first), joined in order. */
+  private async split(method: AnyMethod, args: MethodArgs, whole: () => Json): Promise<unknown> {
+    const rule = method.split!;
+    const parts = (await rule.parts(args as never, this.splitPool, this.env)) as MethodArgs[] | undefined;
+    if (parts === undefined) return this.send(method, args, whole());
+    const results: unknown[] = new Array(parts.length);
+    const width = Math.max(2, Math.min(8, 2 * this.pool.upstreams.filter((u) => u.healthy).length));
+    let next = 0;
+    const worker = async () => {
+      while (next < parts.length) {
+        const i = next++;
+        results[i] = await this.send(method, parts[i], this.form.encode(method, parts[i]));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(width, parts.length) }, worker));
+    return rule.join(results as never[], args as never, this.env);
+  }
+
+  private async sawHeight(method: AnyMethod, result: Json): Promise<void> {
+    const shown = method.revealsHeight?.(result);
+    if (shown !== undefined) await this.pool.sawHeight(shown);
+  }
+}
+
+/** Decoded args in their JSON-RPC form, by name (left-out ones stay out): the node RPC's form. */
+export const namedParams: ParamsForm = {
+  none: {},
+  encode(method, args) {
+    const params: Record<string, Json> = {};
+    for (const p of method.params) {
+      const value = args[p.name];
+      if (value !== undefined && p.codec.encode) params[p.name] = p.codec.encode(value as never);
+    }
+    return params;
+  },
+};
+
+/**
+ * Decoded args in their JSON-RPC form, by position (the EVM's form): trailing left-out params are not
+ * sent, a left-out one before a given one is null (go-ethereum's reading of an absent optional param).
+ */
+export const positionalParams: ParamsForm = {
+  none: [],
+  encode(method, args) {
+    const params: Json[] = [];
+    let sent = 0;
+    for (const p of method.params) {
+      const value = args[p.name];
+      if (value === undefined) {
+        params.push(null);
+        continue;
+      }
+      if (!p.codec.encode) throw new Error(`${method.name}: parameter ${p.name} has no JSON-RPC form`);
+      params.push(p.codec.encode(value as never));
+      sent = params.length;
+    }
+    return params.slice(0, sent);
+  },
+};
