@@ -40,7 +40,7 @@ export class ForwardPath implements MethodBackend {
     };
   }
 
-  answer(method: AnyMethod, args: MethodArgs, ctx: CallContext, request: RpcRequest | undefined): Promise<unknown> {
+  answer(method: AnyMethod, args: MethodArgs, ctx: CallContext, request: RpcRequest | undefined): unknown {
     // The client's params go as sent, unless they came from a URI query (named strings) or a hook changed them.
     const params = () => (request !== undefined && ctx.transport !== 'uri' ? ((request.params ?? this.form.none) as Json) : this.form.encode(method, args));
     return method.split ? this.split(method, args, params) : this.send(method, args, params());
@@ -57,8 +57,9 @@ export class ForwardPath implements MethodBackend {
     return result;
   }
 
-  private async send(method: AnyMethod, args: MethodArgs, params: Json): Promise<unknown> {
-    const result = await this.pool.request({
+  /** The pool's answer: as it is when the memory cache has it, else a promise. */
+  private send(method: AnyMethod, args: MethodArgs, params: Json): Json | Promise<Json> {
+    const result = this.pool.request({
       method: method.name,
       params,
       needs: { height: heightOf(method, args) },
@@ -66,8 +67,7 @@ export class ForwardPath implements MethodBackend {
       cache: cacheRuleOf(method, args),
       timeoutMs: method.timeoutMs?.(this.env),
     });
-    await this.sawHeight(method, result);
-    return result;
+    return method.revealsHeight ? Promise.resolve(result).then((answer) => this.sawHeight(method, answer).then(() => answer)) : result;
   }
 
   /** The parts a few at a time over the pool (least busy first), joined in order. */

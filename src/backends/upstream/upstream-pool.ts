@@ -240,8 +240,9 @@ export class UpstreamPool {
     for (let round = 0; round < 2 && height > this.head; round++) await this.checkHealth();
   }
 
-  async request(req: PoolRequest): Promise<Json> {
-    if (!req.idempotent) return (await this.executor.execute(req)).result;
+  /** An answer from the memory cache comes back as it is, not as a promise: a hit costs no promise chain. */
+  request(req: PoolRequest): Json | Promise<Json> {
+    if (!req.idempotent) return this.executor.execute(req).then(resultOf);
     return this.read(`${req.method}${JSON.stringify(req.params)}`, req.cache, req.needs.height, () => this.executor.execute(req));
   }
 
@@ -249,7 +250,7 @@ export class UpstreamPool {
    * An answer the gateway computes (from other calls), kept by `rule` as an upstream's answer would be,
    * under `key` (the method and its params).
    */
-  remember(key: string, rule: CacheRule, height: bigint | undefined, compute: () => Promise<Json>): Promise<Json> {
+  remember(key: string, rule: CacheRule, height: bigint | undefined, compute: () => Promise<Json>): Json | Promise<Json> {
     const chain = this.chainId;
     return this.read(key, rule, height, async () => {
       const result = await compute();
@@ -259,7 +260,7 @@ export class UpstreamPool {
   }
 
   /** A read: the memory cache, or one identical read in flight, or `fetch` (through Redis for an immutable answer). */
-  private async read(what: string, rule: CacheRule, height: bigint | undefined, fetch: () => Promise<AnsweredCall & { readonly network?: string }>): Promise<Json> {
+  private read(what: string, rule: CacheRule, height: bigint | undefined, fetch: () => Promise<AnsweredCall & { readonly network?: string }>): Json | Promise<Json> {
     // Keyed by chain: what was read or is being read for another chain is never an answer for this one.
     const chain = this.chainId;
     const key = `${chain}:${what}`;
@@ -268,7 +269,7 @@ export class UpstreamPool {
       const hit = this.cache.get(key, head);
       if (hit !== undefined) return hit;
     }
-    return (await this.joined(key, () => this.load(key, chain, rule, height, head, fetch))).result;
+    return this.joined(key, () => this.load(key, chain, rule, height, head, fetch)).then(resultOf);
   }
 
   stats(): PoolStats {
@@ -374,6 +375,8 @@ export class UpstreamPool {
     this.noticeHead();
   }
 }
+
+const resultOf = (answer: AnsweredCall): Json => answer.result;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms).unref());
