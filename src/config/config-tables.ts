@@ -5,7 +5,7 @@
  */
 import { table, type TableSpec } from './config-table-spec';
 import type { GatewayOwnConfig, InstrumentationConfig, JsonRpcConfig, RpcConfig } from './config.types';
-import { AccessConfigSchema, BackendConfigSchema, CacheConfigSchema, DevnetConfigSchema, InstrumentationConfigSchema, JsonRpcConfigSchema, LimitsConfigSchema, LogConfigSchema, PluginsConfigSchema, QueueConfigSchema, RpcConfigSchema } from './config.schema';
+import { AccessConfigSchema, BackendConfigSchema, CacheConfigSchema, DevnetConfigSchema, FiltersConfigSchema, InstrumentationConfigSchema, JsonRpcConfigSchema, LimitsConfigSchema, LogConfigSchema, PluginsConfigSchema, QueueConfigSchema, RpcConfigSchema } from './config.schema';
 
 export const CONFIG_TABLES = {
   rpc: table<RpcConfig>({
@@ -246,6 +246,19 @@ export const CONFIG_TABLES = {
       redis_ttl: { kind: 'duration', doc: 'How long an answer stays in Redis after it is written; 0 = until Redis evicts it.' },
       redis_timeout: { kind: 'duration', doc: 'Longest wait for a Redis command; a slower or failed one counts as a miss.' },
       redis_key_prefix: { kind: 'string', doc: 'Start of every Redis key; the pool (node, evm) and its chain follow it.' },
+    },
+  }),
+
+  filters: table<GatewayOwnConfig['filters']>({
+    file: 'gateway.toml',
+    title: 'EVM polling filters shared by replicas',
+    schema: FiltersConfigSchema,
+    defaults: { shared: true, redis_url: '', redis_key_prefix: 'rpcgw:filters:', pending_max: 10_000 },
+    keys: {
+      shared: { kind: 'boolean', doc: 'Keep polling filters in Redis (redis_url, else [cache] redis_url) so every replica serves them; false or no Redis = per replica.' },
+      redis_url: { kind: 'string', doc: 'Redis URL (redis:// or rediss://) of shared filters; "" = [cache] redis_url.' },
+      redis_key_prefix: { kind: 'string', doc: 'Start of every Redis key of shared filters.' },
+      pending_max: { kind: 'integer', doc: 'About how many transaction hashes the shared stream of pending-transaction filters keeps.' },
     },
   }),
 

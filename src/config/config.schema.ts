@@ -114,6 +114,13 @@ export class CacheConfigSchema implements Gateway<'cache'> {
   @IsMatching(/^\S*$/, 'a key prefix without spaces') redis_key_prefix!: string;
 }
 
+export class FiltersConfigSchema implements Gateway<'filters'> {
+  @IsFlag() shared!: boolean;
+  @IsUrlOrEmpty(['redis', 'rediss']) redis_url!: string;
+  @IsMatching(/^\S*$/, 'a key prefix without spaces') redis_key_prefix!: string;
+  @IsIntAtLeast(100) pending_max!: number;
+}
+
 export class PluginsConfigSchema implements Omit<Gateway<'plugins'>, 'tables'> {
   @IsTextList() load!: string[];
   @IsTextList() node_api!: string[];

@@ -117,6 +117,16 @@ export interface GatewayOwnConfig {
     /** Start of every key; the pool (`node`, `evm`) and its chain follow. */
     redis_key_prefix: string;
   };
+  /** `[filters]`: EVM polling filters shared by replicas through Redis. */
+  filters: {
+    /** Share them when a Redis URL is known (`redis_url`, else `[cache] redis_url`). */
+    shared: boolean;
+    /** Empty = `[cache] redis_url`. */
+    redis_url: string;
+    redis_key_prefix: string;
+    /** About how many hashes the pending-transaction stream keeps. */
+    pending_max: number;
+  };
   plugins: {
     load: string[];
     /** Node RPC plugin categories that are served. */

@@ -59,6 +59,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       devnet: table('devnet'),
       queue: table('queue'),
       cache: table('cache'),
+      filters: table('filters'),
       plugins,
       log: table('log'),
       upstream: parseUpstreamConfig(documents['gateway.toml']),

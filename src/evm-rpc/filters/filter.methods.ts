@@ -3,15 +3,15 @@ import { defineMethod, param, type AnyMethod } from '../../rpc/method';
 import type { MethodSource } from '../../rpc/registration';
 import * as c from '../codec/codecs';
 import { eth_getLogs } from './get-logs';
-import { PollingFilters } from './polling-filters';
+import { ConfiguredFilters } from './configured-filters';
 
-/** eth's filter API: polling filters and eth_getLogs. */
+/** eth's filter API: polling filters (per replica, or shared through Redis) and eth_getLogs. */
 @Injectable()
 export class FilterMethods implements MethodSource {
-  constructor(private readonly filters: PollingFilters) {}
+  constructor(private readonly filters: ConfiguredFilters) {}
 
   methods(): AnyMethod[] {
-    const f = this.filters;
+    const f = this.filters.store;
     const group = 'eth';
     const id = [param('id', c.id)] as const;
     return [

@@ -11,9 +11,11 @@ import type { BlockEvents } from './block-events';
 import { ChainFeed, type BlockListener } from './chain-feed';
 import { eth_getLogs } from './get-logs';
 import { checkLiveRange, matchesLog } from './log-match';
+import { CAP_ERRORS, FILTER_TIMEOUT_MS, METRIC_KINDS, notFound, notLogs, type FilterKind, type FilterStore } from './filter-kinds';
 import { newRpcId } from './rpc-id';
 
-export type FilterKind = 'logs' | 'blocks' | 'pendingTransactions';
+export type { FilterKind } from './filter-kinds';
+export { FILTER_TIMEOUT_MS } from './filter-kinds';
 
 interface PollingFilter {
   readonly kind: FilterKind;
@@ -25,23 +27,9 @@ interface PollingFilter {
   readonly ended: () => void;
 }
 
-/** A filter lives 5 minutes after its creation or last poll (Evmos, go-ethereum). */
-export const FILTER_TIMEOUT_MS = 5 * 60_000;
 export const SWEEP_INTERVAL_MS = 30_000;
 const MAX_BACKLOG = 1_000;
-
-const CAP_ERRORS: Record<FilterKind, string> = {
-  logs: 'error creating filter: max limit reached',
-  blocks: 'error creating block filter: max limit reached',
-  pendingTransactions: 'error creating pending tx filter: max limit reached',
-};
-
-/** The `kind` label of the installed filters gauge. */
-const METRIC_KINDS: Record<FilterKind, string> = { logs: 'logs', blocks: 'block', pendingTransactions: 'pendingTransactions' };
 const NOT_COUNTED = (): void => undefined;
-
-/** go-ethereum's subscription type numbers, which the getFilterLogs error prints. */
-const TYPE_NUMBERS: Record<FilterKind, number> = { logs: 1, pendingTransactions: 4, blocks: 5 };
 
 /**
  * The polling filters of all clients (one map, `filter-cap` in total, `[limits] max_filters_per_ip` per
@@ -50,7 +38,7 @@ const TYPE_NUMBERS: Record<FilterKind, number> = { logs: 1, pendingTransactions:
  * batch, pipelined WebSocket messages) can never pass them.
  */
 @Injectable()
-export class PollingFilters implements BlockListener, OnModuleDestroy {
+export class PollingFilters implements FilterStore, BlockListener, OnModuleDestroy {
   private readonly logger = new Logger('EvmFilters');
   private readonly filters = new Map<string, PollingFilter>();
   private detach: (() => void) | undefined;
@@ -92,7 +80,7 @@ export class PollingFilters implements BlockListener, OnModuleDestroy {
   /** A log filter's whole range, queried again (does not keep the filter alive). */
   logs(id: string): Promise<RpcLog[]> {
     const filter = this.get(id);
-    if (filter.kind !== 'logs') throw new ApplicationError(`filter ${id} doesn't have a LogsSubscription type: got ${TYPE_NUMBERS[filter.kind]}`);
+    if (filter.kind !== 'logs') throw new ApplicationError(notLogs(id, filter.kind));
     return this.evm.invoke(eth_getLogs, { criteria: filter.criteria });
   }
 
@@ -132,7 +120,7 @@ export class PollingFilters implements BlockListener, OnModuleDestroy {
 
   private get(id: string): PollingFilter {
     const filter = this.filters.get(id);
-    if (!filter) throw new ApplicationError(`filter ${id} not found`);
+    if (!filter) throw new ApplicationError(notFound(id));
     return filter;
   }
 

@@ -17,6 +17,7 @@ const DEFAULTS: Omit<AppConfig, 'home'> = {
     devnet: CONFIG_TABLES.devnet.defaults,
     queue: CONFIG_TABLES.queue.defaults,
     cache: CONFIG_TABLES.cache.defaults,
+    filters: CONFIG_TABLES.filters.defaults,
     plugins: { ...CONFIG_TABLES.plugins.defaults, tables: {} },
     log: CONFIG_TABLES.log.defaults,
     upstream: { settings: UPSTREAM_DEFAULTS, nodes: [], evm: [] },
