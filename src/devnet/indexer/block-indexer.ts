@@ -1,12 +1,14 @@
 /**
  * The block indexer (state/indexer/block/kv): every committed height, and the indexed attributes of
- * the block's FinalizeBlock events for block_search; `block.height` filters.
+ * the block's FinalizeBlock events for block_search; `block.height` filters. A search gives the event
+ * loop a turn every few milliseconds while it scans.
  */
 import type { Query } from '../../events/query';
 import type { AbciEvent } from '../chain/types';
 import { Database, heightKey, Table, WriteBatch } from '../store/database';
 import { EventIndex, inHeights } from './event-index';
 import { planQuery } from './query-plan';
+import { TimeSlice } from './time-slice';
 
 const BLOCK_HEIGHT_KEY = 'block.height';
 
@@ -30,14 +32,19 @@ export class BlockIndexer {
   async search(query: Query): Promise<bigint[]> {
     const { heights, matchers } = planQuery(query, BLOCK_HEIGHT_KEY);
     const found: bigint[] = [];
+    const slice = new TimeSlice();
     if (matchers.length > 0) {
-      for (const entry of (await this.events.search(matchers, heights)).values()) {
+      for (const entry of (await this.events.search(matchers, heights, slice)).values()) {
+        await slice.pace();
         if ((await this.heights.get(entry.subject)) !== undefined) found.push(entry.height);
       }
     } else if (heights.eq !== undefined) {
       if ((await this.heights.get(heightKey(heights.eq))) !== undefined) found.push(heights.eq);
     } else if (heights.range !== undefined) {
-      for await (const [, height] of this.heights.byPrefix('')) if (inHeights(heights, height)) found.push(height);
+      for await (const [, height] of this.heights.byPrefix('')) {
+        await slice.pace();
+        if (inHeights(heights, height)) found.push(height);
+      }
     }
     return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }

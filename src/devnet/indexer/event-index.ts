@@ -1,12 +1,14 @@
 /**
  * The event part of CometBFT's kv indexers: one entry per indexed attribute of an event
  * (`type.key`, value, height, subject, position of the event), searched condition by condition and
- * intersected per event, so that every condition of a query holds within one event.
+ * intersected per event, so that every condition of a query holds within one event. A search gives the
+ * event loop a turn every few milliseconds while it scans.
  */
 import type { AbciEvent } from '../chain/types';
 import { conditionMatchesValue } from '../../events/query';
 import { heightKey, Table, WriteBatch } from '../store/database';
 import { withinBounds } from './numeric-bounds';
+import { TimeSlice } from './time-slice';
 import type { AttributeMatcher, HeightFilter } from './query-plan';
 
 export interface IndexEntry {
@@ -59,10 +61,10 @@ export class EventIndex {
    * Subjects whose events satisfy every matcher within a single event, in the height filter; keyed
    * by subject (the entry is one of the matching events).
    */
-  async search(matchers: AttributeMatcher[], heights: HeightFilter): Promise<Map<string, IndexEntry>> {
+  async search(matchers: AttributeMatcher[], heights: HeightFilter, slice = new TimeSlice()): Promise<Map<string, IndexEntry>> {
     let events: Map<string, IndexEntry> | undefined;
     for (const matcher of matchers) {
-      const found = await this.match(matcher, heights);
+      const found = await this.match(matcher, heights, slice);
       events = events === undefined ? found : new Map([...events].filter(([key]) => found.has(key)));
       if (events.size === 0) break;
     }
@@ -72,7 +74,7 @@ export class EventIndex {
   }
 
   /** The events (keyed subject/seq) with an attribute the matcher accepts. */
-  private async match(matcher: AttributeMatcher, heights: HeightFilter): Promise<Map<string, IndexEntry>> {
+  private async match(matcher: AttributeMatcher, heights: HeightFilter, slice: TimeSlice): Promise<Map<string, IndexEntry>> {
     const exact = matcher.kind === 'condition' && matcher.condition.op === '=' ? matcher.condition.arg.value : undefined;
     const accepts =
       matcher.kind === 'range'
@@ -83,6 +85,7 @@ export class EventIndex {
     const found = new Map<string, IndexEntry>();
     const prefix = exact !== undefined ? prefixOf(matcher.tag, exact) : `${escapePart(matcher.tag)}/`;
     for await (const [, entry] of this.table.byPrefix(prefix)) {
+      await slice.pace();
       if (inHeights(heights, entry.height) && accepts(entry.value)) found.set(`${entry.subject}/${entry.seq}`, entry);
     }
     return found;

@@ -1,6 +1,7 @@
 /**
  * The tx indexer (state/txindex/kv): every committed tx by hash and by height, and its events'
- * indexed attributes for tx_search. `tx.hash` in a query is a direct lookup; `tx.height` filters.
+ * indexed attributes for tx_search. `tx.hash` in a query is a direct lookup; `tx.height` filters. A
+ * search gives the event loop a turn every few milliseconds while it scans.
  */
 import type { Query } from '../../events/query';
 import { decodeGoHex, toHex } from '../bytes';
@@ -9,6 +10,7 @@ import type { TxRecord } from '../producer/chain-state';
 import { Database, heightKey, Table, WriteBatch } from '../store/database';
 import { EventIndex, inHeights } from './event-index';
 import { planQuery } from './query-plan';
+import { TimeSlice } from './time-slice';
 
 const TX_HASH_KEY = 'tx.hash';
 const TX_HEIGHT_KEY = 'tx.height';
@@ -45,15 +47,20 @@ export class TxIndexer {
     const hashCondition = query.conditions.find((c) => c.tag === TX_HASH_KEY);
     if (hashCondition !== undefined) return this.lookUp(hashCondition.op === 'EXISTS' ? '' : hashCondition.arg.value);
     const { heights, matchers } = planQuery(query, TX_HEIGHT_KEY);
+    const slice = new TimeSlice();
+    const records: TxRecord[] = [];
     if (matchers.length > 0) {
-      const hashes = [...(await this.events.search(matchers, heights)).keys()];
-      const records = await Promise.all(hashes.map((hash) => this.byHash.get(hash)));
-      return records.filter((r): r is TxRecord => r !== undefined);
+      for (const hash of (await this.events.search(matchers, heights, slice)).keys()) {
+        await slice.pace();
+        const record = await this.byHash.get(hash);
+        if (record !== undefined) records.push(record);
+      }
+      return records;
     }
     if (heights.eq === undefined && heights.range === undefined) return [];
     const prefix = heights.eq !== undefined ? `${heightKey(heights.eq)}/` : '';
-    const records: TxRecord[] = [];
     for await (const [, hash] of this.byHeight.byPrefix(prefix)) {
+      await slice.pace();
       const record = await this.byHash.get(hash);
       if (record !== undefined && inHeights(heights, record.height)) records.push(record);
     }

@@ -4,6 +4,10 @@
  * a range ending past the head is `block range extends beyond current head block`, both -32602 (Evmos v20
  * answers `[]` or stops at the head); a range wider than block-range-cap, or more logs than logs-cap, is
  * refused with Evmos's texts. A block hash names one block; an unknown one is `unknown block`.
+ *
+ * A scan over many blocks gives the event loop a turn every few milliseconds, and the bloom bits of the
+ * filter's addresses and topics are found once per query, not once per block. (The engine's request
+ * deadline does not reach backends, so a scan is not stopped there: it runs to its end, slice by slice.)
  */
 import { Bloom } from '@ethereumjs/vm';
 import { ApplicationError, InvalidParamsError } from '../../../rpc/errors';
@@ -12,6 +16,7 @@ import type { JsonObject } from '../../../rpc/json';
 import type { EvmBlockRecord, EvmLog } from '../../../devnet/evm-state/evm-chain-store';
 import type { EvmChainView } from './chain-view';
 import { fromHex, hexData } from '../../../devnet/app/evm/hex';
+import { TimeSlice } from '../../../devnet/indexer/time-slice';
 import { firstLogIndexes, logJson } from './receipt-json';
 
 export const INVALID_RANGE = 'invalid block range params';
@@ -50,7 +55,9 @@ export class LogQuery {
 
   private async collect(from: bigint, to: bigint, matcher: LogMatcher, cap: number): Promise<JsonObject[]> {
     const found: JsonObject[] = [];
+    const slice = new TimeSlice();
     for (let height = from; height <= to; height++) {
+      await slice.pace();
       const record = await this.chain.evm.chain.loadBlock(height);
       if (record === undefined || !matcher.mayMatch(record.bloom)) continue;
       const hash = await this.chain.hashAt(height);
@@ -74,10 +81,15 @@ function logsOf(record: EvmBlockRecord, blockHash: Uint8Array, matcher: LogMatch
 export class LogMatcher {
   private readonly addresses: Set<string>;
   private readonly topics: (Set<string> | undefined)[];
+  /** The bloom bits of the addresses, and of each topic position's topics (undefined = any). */
+  private readonly addressBits: BloomBits[];
+  private readonly topicBits: (BloomBits[] | undefined)[];
 
   constructor(filter: Pick<LogFilter, 'address' | 'topics'>) {
     this.addresses = new Set(filter.address ?? []);
     this.topics = (filter.topics ?? []).map((set) => (set === null || set.length === 0 ? undefined : new Set(set)));
+    this.addressBits = [...this.addresses].map(bloomBits);
+    this.topicBits = this.topics.map((set) => (set === undefined ? undefined : [...set].map(bloomBits)));
   }
 
   matches(log: EvmLog): boolean {
@@ -87,9 +99,26 @@ export class LogMatcher {
   }
 
   /** False when the block's bloom rules out every match. */
-  mayMatch(bloomBits: Uint8Array): boolean {
-    const bloom = new Bloom(Uint8Array.from(bloomBits));
-    if (this.addresses.size > 0 && ![...this.addresses].some((a) => bloom.check(fromHex(a)))) return false;
-    return this.topics.every((set) => set === undefined || [...set].some((t) => bloom.check(fromHex(t))));
+  mayMatch(bloom: Uint8Array): boolean {
+    const any = (bits: BloomBits[]) => bits.some((b) => inBloom(bloom, b));
+    if (this.addressBits.length > 0 && !any(this.addressBits)) return false;
+    return this.topicBits.every((bits) => bits === undefined || any(bits));
   }
+}
+
+/** Where a value's three bloom bits are: a byte of the 256-byte bloom and the bits set in it, per byte. */
+type BloomBits = { byte: number; mask: number }[];
+
+function bloomBits(hex: string): BloomBits {
+  const alone = new Bloom();
+  alone.add(fromHex(hex));
+  const bits: BloomBits = [];
+  alone.bitvector.forEach((mask, byte) => {
+    if (mask !== 0) bits.push({ byte, mask });
+  });
+  return bits;
+}
+
+function inBloom(bloom: Uint8Array, bits: BloomBits): boolean {
+  return bits.every(({ byte, mask }) => (bloom[byte] & mask) === mask);
 }

@@ -12,6 +12,7 @@
 import type { Common } from '@ethereumjs/common';
 import { getOpcodesForHF, type EVMOpts } from '@ethereumjs/evm';
 import type { VM } from '@ethereumjs/vm';
+import { nextTurn, SLICE_MS } from '../../indexer/time-slice';
 
 export class ExecutionAborted extends Error {
   override readonly name = 'ExecutionAborted';
@@ -22,11 +23,6 @@ type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number];
 const JUMP = 0x56;
 const JUMPI = 0x57;
 const JUMPS_PER_CHECK = 32;
-/** How long an execution runs before the event loop gets a turn. */
-export const SLICE_MS = 4;
-
-/** Resolves on the event loop's next check phase, after pending I/O and due timers. */
-export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class ExecutionWatchdog {
   private deadline: { at: number; message: string } | undefined;
