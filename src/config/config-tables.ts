@@ -110,6 +110,10 @@ export const CONFIG_TABLES = {
       'batch-response-max-size': 25_000_000,
       'ws-origins': ['127.0.0.1', 'localhost'],
       'enable-indexer': false,
+      'enable-profiling': false,
+      'profile-max-size': 128_000_000,
+      'profile-dir-max-size': 512_000_000,
+      'trace-response-max-size': 25_000_000,
     },
     keys: {
       enable: { kind: 'boolean', flag: '[true|false]', doc: 'Serve the EVM JSON-RPC over HTTP and WebSocket.' },
@@ -139,6 +143,13 @@ export const CONFIG_TABLES = {
       'batch-response-max-size': { kind: 'integer', doc: 'Bytes of results one batch may return; 0 = unlimited.' },
       'ws-origins': { kind: 'list', doc: 'Origin hostnames allowed to open a WebSocket; a request without Origin is allowed.' },
       'enable-indexer': { kind: 'boolean', doc: 'Keep an EVM transaction index of its own instead of using tx_search.' },
+      'enable-profiling': {
+        kind: 'boolean',
+        doc: 'Serve the debug runtime methods (memStats, stacks, profiles written under $HOME/profiles); never on a public endpoint.',
+      },
+      'profile-max-size': { kind: 'integer', doc: 'Largest profile file one debug_write*/debug_*Profile call may write, in bytes.' },
+      'profile-dir-max-size': { kind: 'integer', doc: 'Bytes all files under $HOME/profiles may take; past it profile writes are refused.' },
+      'trace-response-max-size': { kind: 'integer', doc: 'Bytes of output one debug_trace* call may produce; 0 = unlimited.' },
     },
   }),
 

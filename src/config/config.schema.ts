@@ -74,6 +74,10 @@ export class JsonRpcConfigSchema implements JsonRpcConfig {
   @IsIntAtLeast(0) 'batch-response-max-size'!: number;
   @IsTextList() 'ws-origins'!: string[];
   @IsFlag() 'enable-indexer'!: boolean;
+  @IsFlag() 'enable-profiling'!: boolean;
+  @IsIntAtLeast(1) 'profile-max-size'!: number;
+  @IsIntAtLeast(1) 'profile-dir-max-size'!: number;
+  @IsIntAtLeast(0) 'trace-response-max-size'!: number;
 }
 
 export class BackendConfigSchema implements Gateway<'backend'> {

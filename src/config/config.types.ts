@@ -63,6 +63,14 @@ export interface JsonRpcConfig {
   'batch-response-max-size': number;
   'ws-origins': string[];
   'enable-indexer': boolean;
+  /** cosmos/evm's switch of the debug runtime methods (also on with `[rpc] unsafe`). */
+  'enable-profiling': boolean;
+  /** Bytes one profile file may take. */
+  'profile-max-size': number;
+  /** Bytes `$HOME/profiles` may take. */
+  'profile-dir-max-size': number;
+  /** Bytes of one debug_trace* output; 0 = unlimited. */
+  'trace-response-max-size': number;
 }
 
 export type BackendKind = 'embedded' | 'upstream';

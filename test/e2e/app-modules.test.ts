@@ -65,7 +65,8 @@ describe('a namespace an API key grants', () => {
   let gw: TestGateway;
   beforeAll(async () => {
     const home = homeWith(`[[keys]]\nname = "ops"\nkey = "${KEY}"\nnamespaces = ["debug"]\n\n[[keys]]\nname = "plain"\nkey = "plain-key-9c4d"\n`);
-    gw = await startTestGateway({ ...EVM, 'access.keys_file': 'keys.toml' }, home);
+    // debug_memStats is a runtime method: served with enable-profiling, as in cosmos/evm.
+    gw = await startTestGateway({ ...EVM, 'access.keys_file': 'keys.toml', 'json-rpc.enable-profiling': 'true' }, home);
   });
   afterAll(async () => {
     await gw?.close();

@@ -3,10 +3,10 @@
  * HTTP/WebSocket and with ethers' providers.
  */
 import { Logger } from '@nestjs/common';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GatewayConfigService } from '../../src/config/gateway-config.service';
 import { JsonRpcProvider, Network, getAddress, Transaction, TypedDataEncoder, Wallet, WebSocketProvider, isError, keccak256, toUtf8Bytes, verifyMessage, verifyTypedData } from 'ethers';
 import { CHAIN_ID, DEV_KEYS, EMITTER, REVERT_DATA, REVERTER, SLOW, TOPIC } from './evm-surface-backend';
 import { EvmWsClient, postRaw, rpc, startEvmApp, type EvmTestApp } from './evm-surface-app';
@@ -20,7 +20,11 @@ const NETWORK = Network.from(Number(CHAIN_ID));
 
 let full: EvmTestApp;
 let plain: EvmTestApp;
+/** Where `full` writes profiles: <home>/profiles. */
 let files: string;
+/** A profile name not used before (profiles are never overwritten). */
+let profileCount = 0;
+const fresh = (name: string) => `${++profileCount}-${name}`;
 
 beforeAll(async () => {
   full = await startEvmApp({
@@ -30,14 +34,14 @@ beforeAll(async () => {
     'json-rpc.evm-timeout': '3s',
     'json-rpc.feehistory-cap': '10',
     'json-rpc.block-range-cap': '50',
+    'json-rpc.enable-profiling': 'true',
   });
   plain = await startEvmApp({ 'json-rpc.batch-response-max-size': '2000', 'json-rpc.filter-cap': '1', 'json-rpc.http-timeout': '1s' });
-  files = mkdtempSync(join(tmpdir(), 'rpcgw-evm-profiles-'));
+  files = join(full.app.get(GatewayConfigService).home, 'profiles');
 });
 
 afterAll(async () => {
   await Promise.all([full?.close(), plain?.close()]);
-  rmSync(files, { recursive: true, force: true });
 });
 
 const send = (body: unknown, url = full.httpUrl) => postRaw(url, typeof body === 'string' ? body : JSON.stringify(body));
@@ -440,22 +444,23 @@ describe('personal and signing', () => {
 });
 
 describe('debug runtime methods', () => {
-  it('profiles are written to the given files', async () => {
+  it('profiles are written under <home>/profiles by name', async () => {
     const heap = join(files, 'heap.heapsnapshot');
     const blockProfile = join(files, 'block.json');
     const cpu = join(files, 'cpu.cpuprofile');
-    expect((await rpc(full.httpUrl, 'debug_writeMemProfile', [heap])).result).toBeNull();
+    expect((await rpc(full.httpUrl, 'debug_writeMemProfile', ['heap.heapsnapshot'])).result).toBeNull();
     expect(existsSync(heap)).toBe(true);
     expect((await rpc(full.httpUrl, 'debug_setBlockProfileRate', [1])).result).toBeNull();
-    expect((await rpc(full.httpUrl, 'debug_writeBlockProfile', [blockProfile])).result).toBeNull();
+    expect((await rpc(full.httpUrl, 'debug_writeBlockProfile', ['block.json'])).result).toBeNull();
     expect(JSON.parse(readFileSync(blockProfile, 'utf8')).eventLoopDelay).toHaveProperty('max');
     await rpc(full.httpUrl, 'debug_setBlockProfileRate', [0]);
-    expect((await rpc(full.httpUrl, 'debug_startCPUProfile', [cpu])).result).toBeNull();
-    expect((await rpc(full.httpUrl, 'debug_startCPUProfile', [cpu])).error.message).toBe('CPU profiling already in progress');
+    expect((await rpc(full.httpUrl, 'debug_startCPUProfile', ['cpu.cpuprofile'])).result).toBeNull();
+    expect((await rpc(full.httpUrl, 'debug_startCPUProfile', ['cpu.cpuprofile'])).error.message).toBe('CPU profiling already in progress');
     expect((await rpc(full.httpUrl, 'debug_stopCPUProfile')).result).toBeNull();
     expect(JSON.parse(readFileSync(cpu, 'utf8'))).toHaveProperty('nodes');
     expect((await rpc(full.httpUrl, 'debug_stopCPUProfile')).error.message).toBe('CPU profiling not in progress');
-    expect((await rpc(full.httpUrl, 'debug_writeMutexProfile', [join(files, 'missing', 'x.json')])).error.message).toMatch(/^open .*x\.json: ENOENT/);
+    expect((await rpc(full.httpUrl, 'debug_writeMutexProfile', [join(files, 'x.json')])).error.message).toMatch(/^invalid profile file name /);
+    expect((await rpc(full.httpUrl, 'debug_writeMutexProfile', ['block.json'])).error.message).toBe('open profiles/block.json: file exists (profiles are never overwritten)');
   });
 
   it('setGCPercent returns the previous percent', async () => {
@@ -557,9 +562,9 @@ const EVERY_METHOD: Array<[string, () => unknown[], (res: any) => void]> = [
   ['debug_gcStats', () => [], ok((r) => expect(typeof r.NumGC).toBe('number'))],
   ['debug_freeOSMemory', () => [], ok((r) => expect(r).toBeNull())],
   ['debug_stacks', () => [], ok((r) => expect(r).toContain('JavaScript stack:'))],
-  ['debug_blockProfile', () => [join(files, 'bp.json'), 0], ok((r) => expect(r).toBeNull())],
-  ['debug_cpuProfile', () => [join(files, 'c.cpuprofile'), 0], ok((r) => expect(r).toBeNull())],
-  ['debug_writeMutexProfile', () => [join(files, 'mutex.json')], ok((r) => expect(r).toBeNull())],
+  ['debug_blockProfile', () => [fresh('bp.json'), 0], ok((r) => expect(r).toBeNull())],
+  ['debug_cpuProfile', () => [fresh('c.cpuprofile'), 0], ok((r) => expect(r).toBeNull())],
+  ['debug_writeMutexProfile', () => [fresh('mutex.json')], ok((r) => expect(r).toBeNull())],
   ['admin_nodeInfo', () => [], ok((r) => expect(r.protocols.eth).toMatchObject({ network: 9000, genesis: full.chain.blocks[0].hash }))],
   ['admin_peers', () => [], ok((r) => expect(r).toEqual([]))],
   ['admin_datadir', () => [], ok((r) => expect(typeof r).toBe('string'))],

@@ -1,18 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getHeapStatistics } from 'node:v8';
+import { GatewayConfigService } from '../../config/gateway-config.service';
+import type { CallContext } from '../../rpc/call-context';
+import { ApplicationError } from '../../rpc/errors';
 import { defineMethod, param, type AnyMethod } from '../../rpc/method';
 import type { MethodSource } from '../../rpc/registration';
 import * as c from '../codec/codecs';
 import { CpuProfiler } from './runtime/cpu-profiler';
+import { diagnosticReport, heapSnapshot } from './runtime/diagnostics';
 import { EventLoopProfile } from './runtime/event-loop-profile';
 import { GcMonitor } from './runtime/gc-monitor';
 import { exposedGc, GcPercent } from './runtime/gc-percent';
-import { writeDiagnosticReport, writeHeapProfile } from './runtime/profile-files';
+import { ProfileFolder } from './runtime/profile-files';
+
+/** cosmos/evm's answer (rpc/types ErrProfilingDisabled) to a runtime method while profiling is off. */
+export const PROFILING_DISABLED = 'profiling disabled in the debug namespace';
 
 /**
  * go-ethereum's runtime debug methods, answered by the Node.js process they run in (docs/evm-rpc.md
- * lists what each one means here).
+ * lists what each one means here). As in cosmos/evm, each one answers `profiling disabled in the debug
+ * namespace` unless `[json-rpc] enable-profiling` or `[rpc] unsafe` is on (or the caller's API key
+ * opens unsafe methods). Files are names under `$HOME/profiles` (ProfileFolder).
  */
 @Injectable()
 export class DebugRuntimeMethods implements MethodSource {
@@ -21,9 +30,16 @@ export class DebugRuntimeMethods implements MethodSource {
     private readonly gcPercent: GcPercent,
     private readonly eventLoop: EventLoopProfile,
     private readonly cpu: CpuProfiler,
+    private readonly folder: ProfileFolder,
+    private readonly config: GatewayConfigService,
   ) {}
 
   methods(): AnyMethod[] {
+    const open = this.config.jsonRpc['enable-profiling'] || this.config.rpc.unsafe;
+    return this.definitions().map((method) => (open ? method : gated(method)));
+  }
+
+  private definitions(): AnyMethod[] {
     const group = 'debug';
     const file = param('file', c.string);
     const seconds = param('nsec', c.uint64Number);
@@ -41,7 +57,7 @@ export class DebugRuntimeMethods implements MethodSource {
         },
       }),
       defineMethod({ group, name: 'debug_stacks', params: [], handler: () => stacks() }),
-      defineMethod({ group, name: 'debug_writeMemProfile', params: [file], handler: (a) => writeHeapProfile(a.file) }),
+      defineMethod({ group, name: 'debug_writeMemProfile', params: [file], handler: (a) => this.folder.writeStream(a.file, heapSnapshot) }),
       defineMethod({
         group,
         name: 'debug_setBlockProfileRate',
@@ -57,6 +73,7 @@ export class DebugRuntimeMethods implements MethodSource {
         name: 'debug_blockProfile',
         params: [file, seconds],
         handler: async (a) => {
+          await this.folder.check(a.file);
           this.eventLoop.setRate(1);
           await sleep(a.nsec * 1000);
           await this.writeBlockProfile(a.file);
@@ -64,7 +81,7 @@ export class DebugRuntimeMethods implements MethodSource {
           return null;
         },
       }),
-      defineMethod({ group, name: 'debug_writeMutexProfile', params: [file], handler: (a) => writeDiagnosticReport(a.file) }),
+      defineMethod({ group, name: 'debug_writeMutexProfile', params: [file], handler: (a) => this.folder.writeText(a.file, diagnosticReport()) }),
       defineMethod({ group, name: 'debug_startCPUProfile', params: [file], handler: (a) => this.cpu.start(a.file) }),
       defineMethod({ group, name: 'debug_stopCPUProfile', params: [], handler: () => this.cpu.stop() }),
       defineMethod({
@@ -101,8 +118,21 @@ export class DebugRuntimeMethods implements MethodSource {
   }
 
   private writeBlockProfile(file: string): Promise<null> {
-    return writeDiagnosticReport(file, { eventLoopDelay: this.eventLoop.snapshot() });
+    return this.folder.writeText(file, diagnosticReport({ eventLoopDelay: this.eventLoop.snapshot() }));
   }
+}
+
+/** The method refused with cosmos/evm's error, except to a caller whose API key opens unsafe methods. */
+function gated(method: AnyMethod): AnyMethod {
+  const handler = method.handler;
+  if (handler === undefined) return method;
+  return {
+    ...method,
+    handler: (args: never, ctx: CallContext) => {
+      if (ctx.caller?.key?.unsafe !== true) throw new ApplicationError(PROFILING_DISABLED);
+      return handler(args, ctx);
+    },
+  };
 }
 
 /** The JavaScript stack and the event loop's active resources (Node's nearest to goroutine dumps). */

@@ -1,14 +1,19 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { Session } from 'node:inspector/promises';
 import { ApplicationError } from '../../../rpc/errors';
-import { writeProfileFile } from './profile-files';
+import { ProfileFolder } from './profile-files';
 
-/** debug_startCPUProfile / debug_stopCPUProfile: V8's sampling profiler, written as a .cpuprofile JSON. */
+/** debug_startCPUProfile / debug_stopCPUProfile: V8's sampling profiler, written as a .cpuprofile JSON under $HOME/profiles. */
 @Injectable()
 export class CpuProfiler implements OnModuleDestroy {
   private running: { readonly session: Session; readonly file: string } | undefined;
 
+  constructor(private readonly folder: ProfileFolder) {}
+
+  /** Starts the profiler; the file name is checked now (a bad or taken name is refused before profiling). */
   async start(file: string): Promise<null> {
+    if (this.running) throw new ApplicationError('CPU profiling already in progress');
+    await this.folder.check(file);
     if (this.running) throw new ApplicationError('CPU profiling already in progress');
     const session = new Session();
     session.connect();
@@ -24,7 +29,7 @@ export class CpuProfiler implements OnModuleDestroy {
     this.running = undefined;
     try {
       const { profile } = await running.session.post('Profiler.stop');
-      await writeProfileFile(running.file, JSON.stringify(profile));
+      await this.folder.writeText(running.file, JSON.stringify(profile));
     } finally {
       running.session.disconnect();
     }
