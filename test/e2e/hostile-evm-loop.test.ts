@@ -7,21 +7,15 @@
 import { evmRpcFlags } from '../support/backends';
 import { get, post, startTestGateway, waitForHeight, type TestGateway } from '../support/gateway';
 
+/** Blocks every 200 ms; a call's deadline is 2 s, before any gas cap. */
+const FLAGS = { ...evmRpcFlags('eth,net,web3'), 'devnet.block_time': '200ms', 'json-rpc.evm-timeout': '2s', 'json-rpc.gas-cap': '10000000000' };
 let gw: TestGateway;
 
 beforeAll(async () => {
-  gw = await startTestGateway({
-    ...evmRpcFlags('eth,net,web3'),
-    'devnet.block_time': '200ms',
-    'json-rpc.evm-timeout': '2s',
-    'json-rpc.gas-cap': '10000000000',
-  });
+  gw = await startTestGateway(FLAGS);
   await waitForHeight(gw.url, 1);
 });
-
-afterAll(async () => {
-  await gw?.close();
-});
+afterAll(() => gw?.close());
 
 const evm = async (method: string, params: unknown[]) => (await post(gw.evmHttpUrl!, { jsonrpc: '2.0', id: 1, method, params })).json;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
