@@ -19,10 +19,15 @@ const REDIS_URL = 'redis://127.0.0.1:6379';
 const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+interface Answer {
+  readonly result?: unknown;
+  readonly error?: { code: number; message: string };
+}
+
 /** One EVM JSON-RPC call on a new connection: its result, or its error object. */
-async function rpc(url: string, method: string, params: unknown[] = []): Promise<{ result?: any; error?: { code: number; message: string } }> {
+async function rpc(url: string, method: string, params: unknown[] = []): Promise<Answer> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', connection: 'close' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  return (await res.json()) as { result?: any; error?: { code: number; message: string } };
+  return (await res.json()) as Answer;
 }
 
 /** An HTTP round robin: each request goes to the next target. */
@@ -110,7 +115,7 @@ describe('polling filters shared by two replicas through Redis', () => {
     expect(seen).toEqual(sent);
     // Block hashes: no repeats, and consecutive heights.
     expect(new Set(blocks).size).toBe(blocks.length);
-    const numbers = await Promise.all(blocks.map(async (h) => Number((await rpc(devnet.evmHttpUrl!, 'eth_getBlockByHash', [h, false])).result.number)));
+    const numbers = await Promise.all(blocks.map(async (h) => Number(((await rpc(devnet.evmHttpUrl!, 'eth_getBlockByHash', [h, false])).result as { number: string }).number)));
     expect(numbers).toEqual(numbers.map((_, i) => numbers[0] + i));
     expect(numbers.length).toBeGreaterThan(8);
   });
@@ -124,7 +129,7 @@ describe('polling filters shared by two replicas through Redis', () => {
       await sleep(100);
     }
     expect(new Set(blocks).size).toBe(blocks.length);
-    const numbers = await Promise.all(blocks.map(async (h) => Number((await rpc(devnet.evmHttpUrl!, 'eth_getBlockByHash', [h, false])).result.number)));
+    const numbers = await Promise.all(blocks.map(async (h) => Number(((await rpc(devnet.evmHttpUrl!, 'eth_getBlockByHash', [h, false])).result as { number: string }).number)));
     numbers.sort((x, y) => x - y);
     expect(numbers).toEqual(numbers.map((_, i) => numbers[0] + i));
     expect(numbers.length).toBeGreaterThan(3);
