@@ -21,7 +21,7 @@ import { EvmChainView } from './evm-query/chain-view';
 import { FeeOracle } from './evm-query/fee-oracle';
 import { GasEstimator } from './evm-query/gas-estimator';
 import { LogQuery, type LogCaps } from './evm-query/log-query';
-import { TraceRunner } from './evm-query/trace-runner';
+import { TraceRunner, UNLIMITED, type TraceLimits } from './evm-query/trace-runner';
 import { txJson } from './evm-query/tx-json';
 import { TxPoolView } from './evm-query/txpool-view';
 
@@ -222,15 +222,15 @@ export class DevnetEvm {
     return this.pool.status();
   }
 
-  traceTransaction(hash: string, config: TraceConfig): Promise<Json> {
-    return this.traces.traceTransaction(hash, config);
+  traceTransaction(hash: string, config: TraceConfig, limits: TraceLimits = UNLIMITED): Promise<Json> {
+    return this.traces.traceTransaction(hash, config, limits);
   }
 
-  traceBlock(block: BlockRef, config: TraceConfig): Promise<Json> {
-    return this.traces.traceBlock(block, config);
+  traceBlock(block: BlockRef, config: TraceConfig, limits: TraceLimits = UNLIMITED): Promise<Json> {
+    return this.traces.traceBlock(block, config, limits);
   }
 
-  traceCall(args: TransactionArgs, block: BlockRef, config: TraceConfig, options: CallOptions): Promise<Json> {
+  traceCall(args: TransactionArgs, block: BlockRef, config: TraceConfig, options: CallOptions & Partial<TraceLimits>): Promise<Json> {
     return this.traces.traceCall(args, block, config, options);
   }
 }

@@ -22,10 +22,11 @@ const byHash = (hash: string): BlockRef => ({ kind: 'hash', hash, requireCanonic
 /**
  * How the devnet answers each EVM method it serves, as an Evmos node does. Arguments come prepared by
  * their definitions (gas capped, a left-out block written out); `[json-rpc]` supplies the gas cap a call
- * without gas runs with, evm-timeout, and the log caps.
+ * without gas runs with, evm-timeout, the log caps and trace-response-max-size.
  */
 export function evmHandlers(evm: DevnetEvm, config: GatewayConfigService): HandlerTable {
   const limits = () => ({ gasCap: BigInt(config.jsonRpc['gas-cap']), timeoutMs: config.jsonRpc['evm-timeout'] });
+  const traceLimits = () => ({ maxBytes: config.jsonRpc['trace-response-max-size'] });
   const count = async (block: BlockRef) => {
     const n = await evm.getBlockTransactionCount(block);
     return n === null ? null : toQuantity(n);
@@ -62,10 +63,10 @@ export function evmHandlers(evm: DevnetEvm, config: GatewayConfigService): Handl
     .on(txpool_contentFrom, (a) => evm.txpoolContentFrom(a.address))
     .on(txpool_inspect, () => evm.txpoolInspect())
     .on(txpool_status, () => evm.txpoolStatus())
-    .on(debug_traceTransaction, (a) => evm.traceTransaction(a.hash, a.config ?? {}))
-    .on(debug_traceBlockByNumber, (a) => evm.traceBlock(a.block, a.config ?? {}))
-    .on(debug_traceBlockByHash, (a) => evm.traceBlock(byHash(a.hash), a.config ?? {}))
-    .on(debug_traceCall, (a) => evm.traceCall(toBackendArgs(a.args), a.block, a.config ?? {}, limits()))
+    .on(debug_traceTransaction, (a) => evm.traceTransaction(a.hash, a.config ?? {}, traceLimits()))
+    .on(debug_traceBlockByNumber, (a) => evm.traceBlock(a.block, a.config ?? {}, traceLimits()))
+    .on(debug_traceBlockByHash, (a) => evm.traceBlock(byHash(a.hash), a.config ?? {}, traceLimits()))
+    .on(debug_traceCall, (a) => evm.traceCall(toBackendArgs(a.args), a.block, a.config ?? {}, { ...limits(), ...traceLimits() }))
     .on(net_version, () => evm.networkId())
     .on(net_listening, async () => (await evm.netInfo()).listening)
     .on(net_peerCount, async () => (await evm.netInfo()).peerCount)

@@ -15,6 +15,7 @@ import type { RunTxResult, VM } from '@ethereumjs/vm';
 import type { Json, JsonObject } from '../json';
 import { isRevert, revertReason, vmErrorText } from '../app/evm/vm-errors';
 import { hexData, quantity } from '../app/evm/hex';
+import { TraceBudget } from './trace-budget';
 import type { TxTracer } from './tx-tracer';
 
 interface FrameLog {
@@ -44,6 +45,11 @@ const MAX_LOG_DATA = 1 << 24;
 
 const ADDRESS_MASK = (1n << 160n) - 1n;
 
+/** Upper bounds of what a frame's fixed fields and a log's take in JSON (bytes then cost 2 each, as hex). */
+const FRAME_BYTES = 300;
+const LOG_BYTES = 150;
+const TOPIC_BYTES = 69;
+
 const CALL_OPS = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2']);
 
 export class CallTracer implements TxTracer {
@@ -54,15 +60,25 @@ export class CallTracer implements TxTracer {
   /** The last call-opening opcode seen at each depth. */
   private readonly openers: string[] = [];
 
-  constructor(config: JsonObject) {
+  constructor(
+    config: JsonObject,
+    private readonly budget: TraceBudget = TraceBudget.unlimited(),
+  ) {
     this.onlyTopCall = config.onlyTopCall === true;
     this.withLog = config.withLog === true;
   }
 
   attach(vm: VM): () => void {
     const events = vm.evm.events!;
-    const onStep = (step: InterpreterStep): void => this.onStep(step);
-    const onEnter = (message: Message): void => this.enter(message);
+    // Thrown in the VM's events, the budget's error stops the execution.
+    const onStep = (step: InterpreterStep): void => {
+      this.budget.check();
+      this.onStep(step);
+    };
+    const onEnter = (message: Message): void => {
+      this.budget.check();
+      this.enter(message);
+    };
     const onExit = (result: EVMResult): void => this.exit(result);
     events.on('step', onStep);
     events.on('beforeMessage', onEnter);
@@ -129,6 +145,7 @@ export class CallTracer implements TxTracer {
       logs: [],
     };
     const parent = this.stack[this.stack.length - 1];
+    if (parent === undefined || !this.onlyTopCall) this.budget.add(FRAME_BYTES + frame.input.length * 2);
     if (parent === undefined) this.top = frame;
     else if (!this.onlyTopCall) parent.calls.push(frame);
     this.stack.push(frame);
@@ -143,6 +160,7 @@ export class CallTracer implements TxTracer {
     if (error === undefined) {
       if (frame.type.startsWith('CREATE')) frame.to = result.createdAddress?.bytes;
       if (execResult.returnValue.length > 0) frame.output = execResult.returnValue;
+      this.budget.add(execResult.returnValue.length * 2);
       return;
     }
     frame.error = vmErrorText(error);
@@ -165,6 +183,7 @@ export class CallTracer implements TxTracer {
     data.set(step.memory.subarray(offset, offset + size));
     const topics = stack.slice(2, 2 + count).map((t) => setLengthLeft(bigIntToBytes(t), 32));
     frame.logs.push({ address: step.address.bytes, topics, data, position: frame.calls.length });
+    this.budget.add(LOG_BYTES + count * TOPIC_BYTES + size * 2);
   }
 }
 

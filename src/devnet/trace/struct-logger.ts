@@ -12,7 +12,14 @@ import type { RunTxResult, VM } from '@ethereumjs/vm';
 import type { Json, JsonObject } from '../json';
 import { isRevert } from '../app/evm/vm-errors';
 import { quantity } from '../app/evm/hex';
+import { TraceBudget } from './trace-budget';
 import type { TxTracer } from './tx-tracer';
+
+/** Upper bounds of what an entry's parts take in JSON: its fixed fields, a stack item, a memory word, a storage slot. */
+const ENTRY_BYTES = 100;
+const STACK_ITEM_BYTES = 70;
+const MEMORY_WORD_BYTES = 67;
+const STORAGE_SLOT_BYTES = 135;
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 const word = (value: bigint): string => value.toString(16).padStart(64, '0');
@@ -29,10 +36,15 @@ export class StructLogger implements TxTracer {
   /** Storage seen per contract address: slot → value, both as 64 hex digits. */
   private readonly storage = new Map<string, Map<string, string>>();
 
-  constructor(private readonly config: StructLoggerConfig) {}
+  constructor(
+    private readonly config: StructLoggerConfig,
+    private readonly budget: TraceBudget = TraceBudget.unlimited(),
+  ) {}
 
   attach(vm: VM): () => void {
     const listener = (step: InterpreterStep, resolve?: (result?: unknown) => void): void => {
+      // Thrown here, in the VM's step event, the error stops the execution.
+      this.budget.check();
       this.record(step).then(
         () => resolve?.(),
         () => resolve?.(),
@@ -63,9 +75,15 @@ export class StructLogger implements TxTracer {
       entry.memory = words;
     }
     this.logs.push(entry);
+    const stackBytes = entry.stack === undefined ? 0 : step.stack.length * STACK_ITEM_BYTES;
+    const memoryBytes = entry.memory === undefined ? 0 : (step.memory.length / 32) * MEMORY_WORD_BYTES;
+    this.budget.add(ENTRY_BYTES + (entry.op as string).length + stackBytes + memoryBytes);
     if (this.config.disableStorage !== true && (step.opcode.name === 'SLOAD' || step.opcode.name === 'SSTORE')) {
       const storage = await this.touch(step);
-      if (storage !== undefined) entry.storage = storage;
+      if (storage !== undefined) {
+        entry.storage = storage;
+        this.budget.add(Object.keys(storage).length * STORAGE_SLOT_BYTES);
+      }
     }
   }
 

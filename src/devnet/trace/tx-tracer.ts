@@ -7,6 +7,7 @@ import { DevnetError } from '../devnet-error';
 import type { Json, JsonObject } from '../json';
 import { CallTracer } from './call-tracer';
 import { StructLogger, type StructLoggerConfig } from './struct-logger';
+import { TraceBudget } from './trace-budget';
 
 export interface TxTracer {
   /** Starts recording; returns the function that stops. */
@@ -20,8 +21,9 @@ export interface TracerConfig extends StructLoggerConfig {
   readonly tracerConfig?: JsonObject;
 }
 
-export function tracerFor(config: TracerConfig): TxTracer {
-  if (config.tracer === undefined || config.tracer === '') return new StructLogger(config);
-  if (config.tracer === 'callTracer') return new CallTracer(config.tracerConfig ?? {});
+/** The tracer the config names, counting what it records against `budget`. */
+export function tracerFor(config: TracerConfig, budget: TraceBudget = TraceBudget.unlimited()): TxTracer {
+  if (config.tracer === undefined || config.tracer === '') return new StructLogger(config, budget);
+  if (config.tracer === 'callTracer') return new CallTracer(config.tracerConfig ?? {}, budget);
   throw new DevnetError(`tracer ${JSON.stringify(config.tracer)} is not supported: use the struct logger (no tracer) or callTracer`);
 }
