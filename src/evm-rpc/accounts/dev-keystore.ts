@@ -15,6 +15,11 @@ interface Account {
 /** Unlocks without a duration last five minutes, as in go-ethereum. */
 const DEFAULT_UNLOCK_SECONDS = 300;
 const MAX_UNLOCK_SECONDS = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
+/**
+ * Accounts personal_newAccount and personal_importRawKey may add, all callers together: the keystore is
+ * shared by every client and lives in memory, so a caller must not grow it without bound.
+ */
+export const MAX_ADDED_ACCOUNTS = 100;
 
 /**
  * An in-memory keystore with go-ethereum's keystore semantics (passwords, timed unlocks and its error
@@ -24,6 +29,7 @@ const MAX_UNLOCK_SECONDS = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
 @Injectable()
 export class DevKeystore {
   private readonly accounts = new Map<string, Account>();
+  private added = 0;
   private seeded: Promise<void> | undefined;
 
   constructor(@Inject(BACKEND_SERVICES) private readonly backend: BackendServices) {}
@@ -35,7 +41,8 @@ export class DevKeystore {
 
   async create(password: string): Promise<string> {
     await this.ready();
-    return this.add(new Wallet(Wallet.createRandom().privateKey), password, 0);
+    this.checkRoom();
+    return this.addNew(new Wallet(Wallet.createRandom().privateKey), password);
   }
 
   /** personal_importRawKey: hex without 0x, as crypto.HexToECDSA reads it. */
@@ -43,7 +50,8 @@ export class DevKeystore {
     await this.ready();
     const wallet = new Wallet('0x' + privateKeyDigits(hexKey));
     if (this.accounts.has(wallet.address.toLowerCase())) throw new ApplicationError('account already exists');
-    return this.add(wallet, password, 0);
+    this.checkRoom();
+    return this.addNew(wallet, password);
   }
 
   /** Unlocks for `seconds` (undefined = 300, 0 = until exit). */
@@ -89,6 +97,16 @@ export class DevKeystore {
       throw new ApplicationError('could not decrypt key with given password');
     }
     return account;
+  }
+
+  private checkRoom(): void {
+    if (this.added >= MAX_ADDED_ACCOUNTS) throw new ApplicationError(`too many accounts: at most ${MAX_ADDED_ACCOUNTS} can be created or imported`);
+  }
+
+  /** A caller's account: locked, and counted against MAX_ADDED_ACCOUNTS. */
+  private addNew(wallet: Wallet, password: string): string {
+    this.added++;
+    return this.add(wallet, password, 0);
   }
 
   private add(wallet: Wallet, password: string, unlockedUntil: number): string {
