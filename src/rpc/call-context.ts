@@ -72,4 +72,9 @@ export interface CallContext {
   readonly notifications?: NotificationPort;
   /** Id of the HTTP request that carried the call (the client's X-Request-Id when sane), for logs. */
   readonly correlationId?: string;
+  /**
+   * Fires when the call's deadline passes (its client has been told it timed out): long work stops
+   * then. Absent when the call has no deadline.
+   */
+  readonly signal?: AbortSignal;
 }

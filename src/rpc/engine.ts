@@ -251,13 +251,18 @@ export class RpcEngine {
     return done();
   }
 
+  /** A call's answer, or TIMED_OUT at the origin's deadline, when its context's signal fires. */
   private answerWithin(message: Message, origin: Origin): Promise<Answer | undefined | typeof TIMED_OUT> {
-    const answer = this.answerMessage(message, origin);
-    if (origin.deadline === undefined) return answer;
+    if (origin.deadline === undefined) return this.answerMessage(message, origin, undefined);
     const left = origin.deadline - Date.now();
     if (left <= 0) return Promise.resolve(TIMED_OUT);
+    const abort = new AbortController();
+    const answer = this.answerMessage(message, origin, abort.signal);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(resolve, left, TIMED_OUT);
+      const timer = setTimeout(() => {
+        abort.abort(new Error('request timed out'));
+        resolve(TIMED_OUT);
+      }, left);
       answer.then(
         (a) => {
           clearTimeout(timer);
@@ -271,7 +276,7 @@ export class RpcEngine {
     });
   }
 
-  private async answerMessage(message: Message, origin: Origin): Promise<Answer | undefined> {
+  private async answerMessage(message: Message, origin: Origin, signal: AbortSignal | undefined): Promise<Answer | undefined> {
     switch (message.kind) {
       case 'ignored':
         return undefined;
@@ -279,18 +284,18 @@ export class RpcEngine {
         return { text: errorAnswer(message.idText, message.error), resultBytes: 0, immutable: false };
       case 'notification': {
         const request = { method: message.method, params: message.params, id: undefined };
-        await this.call(request, this.contextOf(origin, undefined, undefined));
+        await this.call(request, this.contextOf(origin, undefined, undefined, signal));
         return undefined;
       }
       case 'call': {
         const request = { method: message.method, params: message.params, id: message.id };
-        const ctx = this.contextOf(origin, message.id, message.idText);
+        const ctx = this.contextOf(origin, message.id, message.idText, signal);
         return this.answer(message.idText, await this.call(request, ctx), request, ctx);
       }
     }
   }
 
-  private contextOf(origin: Origin, requestId: unknown, idText: string | undefined): CallContext {
+  private contextOf(origin: Origin, requestId: unknown, idText: string | undefined, signal: AbortSignal | undefined): CallContext {
     const connection = origin.connection;
     return {
       transport: origin.transport,
@@ -299,6 +304,7 @@ export class RpcEngine {
       requestId,
       correlationId: origin.correlationId,
       notifications: connection && idText !== undefined ? this.port(connection, idText) : undefined,
+      signal,
     };
   }
 

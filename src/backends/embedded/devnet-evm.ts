@@ -202,8 +202,8 @@ export class DevnetEvm {
     return found === undefined ? null : this.json.receipts(found);
   }
 
-  getLogs(filter: LogFilter, caps: LogCaps): Promise<JsonObject[]> {
-    return this.logQuery.logs(filter, caps);
+  getLogs(filter: LogFilter, caps: LogCaps, signal?: AbortSignal): Promise<JsonObject[]> {
+    return this.logQuery.logs(filter, caps, signal);
   }
 
   async txpoolContent(): Promise<JsonObject> {

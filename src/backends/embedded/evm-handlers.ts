@@ -58,7 +58,7 @@ export function evmHandlers(evm: DevnetEvm, config: GatewayConfigService): Handl
     .on(blocks.eth_getTransactionByBlockHashAndIndex, async (a) => (await evm.getTransactionByBlockAndIndex(byHash(a.hash), a.index)) as RpcTransaction | null)
     .on(blocks.eth_getTransactionReceipt, async (a) => (await evm.getTransactionReceipt(a.hash)) as RpcReceipt | null)
     .on(blocks.eth_getBlockReceipts, async (a) => (await evm.getBlockReceipts(a.block)) as RpcReceipt[] | null)
-    .on(eth_getLogs, async (a) => (await evm.getLogs(a.criteria, { blockRange: config.jsonRpc['block-range-cap'], logs: config.jsonRpc['logs-cap'] })) as RpcLog[])
+    .on(eth_getLogs, async (a, ctx) => (await evm.getLogs(a.criteria, { blockRange: config.jsonRpc['block-range-cap'], logs: config.jsonRpc['logs-cap'] }, ctx.signal)) as RpcLog[])
     .on(txpool_content, async () => (await evm.txpoolContent()) as TxPoolContent)
     .on(txpool_contentFrom, (a) => evm.txpoolContentFrom(a.address))
     .on(txpool_inspect, () => evm.txpoolInspect())

@@ -28,11 +28,11 @@ export class BlockIndexer {
     this.events.add(batch, events, height, heightKey(height));
   }
 
-  /** The matching heights, ascending. */
-  async search(query: Query): Promise<bigint[]> {
+  /** The matching heights, ascending. Stops once `signal` fires. */
+  async search(query: Query, signal?: AbortSignal): Promise<bigint[]> {
     const { heights, matchers } = planQuery(query, BLOCK_HEIGHT_KEY);
     const found: bigint[] = [];
-    const slice = new TimeSlice();
+    const slice = new TimeSlice(signal);
     if (matchers.length > 0) {
       for (const entry of (await this.events.search(matchers, heights, slice)).values()) {
         await slice.pace();

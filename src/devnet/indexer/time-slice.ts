@@ -14,10 +14,14 @@ export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmedia
 export class TimeSlice {
   private ends = performance.now() + SLICE_MS;
 
+  /** `signal`: the scan stops (pace throws its reason) once it fires, at the next slice. */
+  constructor(private readonly signal?: AbortSignal) {}
+
   /** Waits for the event loop's next turn once the slice is used up; resolves at once otherwise. */
   async pace(): Promise<void> {
     if (performance.now() < this.ends) return;
     await nextTurn();
+    this.signal?.throwIfAborted();
     this.ends = performance.now() + SLICE_MS;
   }
 }

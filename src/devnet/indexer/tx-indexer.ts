@@ -42,12 +42,12 @@ export class TxIndexer {
     return this.byHash.get(toHex(hash));
   }
 
-  /** The matching txs, in no particular order; errors carry CometBFT's texts. */
-  async search(query: Query): Promise<TxRecord[]> {
+  /** The matching txs, in no particular order; errors carry CometBFT's texts. Stops once `signal` fires. */
+  async search(query: Query, signal?: AbortSignal): Promise<TxRecord[]> {
     const hashCondition = query.conditions.find((c) => c.tag === TX_HASH_KEY);
     if (hashCondition !== undefined) return this.lookUp(hashCondition.op === 'EXISTS' ? '' : hashCondition.arg.value);
     const { heights, matchers } = planQuery(query, TX_HEIGHT_KEY);
-    const slice = new TimeSlice();
+    const slice = new TimeSlice(signal);
     const records: TxRecord[] = [];
     if (matchers.length > 0) {
       for (const hash of (await this.events.search(matchers, heights, slice)).keys()) {

@@ -6,8 +6,8 @@
  * refused with Evmos's texts. A block hash names one block; an unknown one is `unknown block`.
  *
  * A scan over many blocks gives the event loop a turn every few milliseconds, and the bloom bits of the
- * filter's addresses and topics are found once per query, not once per block. (The engine's request
- * deadline does not reach backends, so a scan is not stopped there: it runs to its end, slice by slice.)
+ * filter's addresses and topics are found once per query, not once per block; the scan stops at the
+ * call's deadline (its context's signal), at the next slice.
  */
 import { Bloom } from '@ethereumjs/vm';
 import { ApplicationError, InvalidParamsError } from '../../../rpc/errors';
@@ -30,12 +30,13 @@ export interface LogCaps {
 export class LogQuery {
   constructor(private readonly chain: EvmChainView) {}
 
-  async logs(filter: LogFilter, caps: LogCaps): Promise<JsonObject[]> {
+  /** Stops once `signal` fires (the call's deadline). */
+  async logs(filter: LogFilter, caps: LogCaps, signal?: AbortSignal): Promise<JsonObject[]> {
     const matcher = new LogMatcher(filter);
     if (filter.blockHash !== undefined) {
       const height = await this.chain.heightOf({ kind: 'hash', hash: filter.blockHash, requireCanonical: false });
       if (height === undefined || height > this.chain.head) throw new ApplicationError('unknown block');
-      return this.collect(height, height, matcher, caps.logs);
+      return this.collect(height, height, matcher, caps.logs, signal);
     }
     const head = this.chain.head;
     if (head === 0n) return [];
@@ -44,7 +45,7 @@ export class LogQuery {
     if (from > to) throw new InvalidParamsError(INVALID_RANGE);
     if (to > head) throw new InvalidParamsError(RANGE_INTO_FUTURE);
     if (to - from > BigInt(caps.blockRange)) throw new ApplicationError(`maximum [from, to] blocks distance: ${caps.blockRange}`);
-    return this.collect(from, to, matcher, caps.logs);
+    return this.collect(from, to, matcher, caps.logs, signal);
   }
 
   private bound(ref: BlockRef | undefined, head: bigint): bigint {
@@ -53,9 +54,9 @@ export class LogQuery {
     return ref.number;
   }
 
-  private async collect(from: bigint, to: bigint, matcher: LogMatcher, cap: number): Promise<JsonObject[]> {
+  private async collect(from: bigint, to: bigint, matcher: LogMatcher, cap: number, signal: AbortSignal | undefined): Promise<JsonObject[]> {
     const found: JsonObject[] = [];
-    const slice = new TimeSlice();
+    const slice = new TimeSlice(signal);
     for (let height = from; height <= to; height++) {
       await slice.pace();
       const record = await this.chain.evm.chain.loadBlock(height);

@@ -28,9 +28,10 @@ export class TxRpc {
     return this.txJson(hash, record, prove);
   }
 
-  async txSearch(query: string, prove: boolean, page: number | undefined, perPage: number | undefined, orderBy: string): Promise<JsonObject> {
+  /** Stops once `signal` fires (the call's deadline). */
+  async txSearch(query: string, prove: boolean, page: number | undefined, perPage: number | undefined, orderBy: string, signal?: AbortSignal): Promise<JsonObject> {
     if (Buffer.byteLength(query) > MAX_QUERY_LENGTH) throw new ApplicationError('maximum query length exceeded');
-    const records = await this.search(() => this.devnet.txIndexer.search(parse(query)));
+    const records = await this.search(() => this.devnet.txIndexer.search(parse(query), signal));
     const order = orderOf(orderBy, 'asc');
     const sign = order === 'asc' ? 1 : -1;
     records.sort((a, b) => sign * (a.height === b.height ? a.index - b.index : a.height < b.height ? -1 : 1));
@@ -39,8 +40,9 @@ export class TxRpc {
     return { txs, total_count: records.length.toString() };
   }
 
-  async blockSearch(query: string, page: number | undefined, perPage: number | undefined, orderBy: string): Promise<JsonObject> {
-    const heights = await this.search(() => this.devnet.blockIndexer.search(parse(query)));
+  /** Stops once `signal` fires (the call's deadline). */
+  async blockSearch(query: string, page: number | undefined, perPage: number | undefined, orderBy: string, signal?: AbortSignal): Promise<JsonObject> {
+    const heights = await this.search(() => this.devnet.blockIndexer.search(parse(query), signal));
     if (orderOf(orderBy, 'desc') === 'desc') heights.reverse();
     const shown = pageOf(heights, page, perPageOf(perPage));
     const blocks = await Promise.all(shown.map((h) => this.blocks.block(h)));
