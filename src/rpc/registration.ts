@@ -10,29 +10,19 @@ import type { MethodRegistry } from './method-registry';
 /** The two public interfaces of a Cosmos-EVM node. */
 export type RpcInterface = 'node' | 'evm';
 
+/** One injection token per interface. */
+function perInterface(name: string): Readonly<Record<RpcInterface, symbol>> {
+  return { node: Symbol(`NODE_${name}`), evm: Symbol(`EVM_${name}`) };
+}
+
 /** Injection tokens of each interface's method registry. */
-export const METHOD_REGISTRY: Readonly<Record<RpcInterface, symbol>> = {
-  node: Symbol('NODE_METHOD_REGISTRY'),
-  evm: Symbol('EVM_METHOD_REGISTRY'),
-};
-
+export const METHOD_REGISTRY = perInterface('METHOD_REGISTRY');
 /** Injection tokens of each interface's engine (provided by the interface's core module). */
-export const RPC_ENGINE: Readonly<Record<RpcInterface, symbol>> = {
-  node: Symbol('NODE_RPC_ENGINE'),
-  evm: Symbol('EVM_RPC_ENGINE'),
-};
-
+export const RPC_ENGINE = perInterface('RPC_ENGINE');
 /** Injection tokens of each interface's MethodBackend (provided by the backend that runs). */
-export const METHOD_BACKEND: Readonly<Record<RpcInterface, symbol>> = {
-  node: Symbol('NODE_METHOD_BACKEND'),
-  evm: Symbol('EVM_METHOD_BACKEND'),
-};
-
+export const METHOD_BACKEND = perInterface('METHOD_BACKEND');
 /** Injection tokens of each interface's Invoker: how every call runs, and `invoke` for the gateway's own calls. */
-export const INVOKER: Readonly<Record<RpcInterface, symbol>> = {
-  node: Symbol('NODE_INVOKER'),
-  evm: Symbol('EVM_INVOKER'),
-};
+export const INVOKER = perInterface('INVOKER');
 
 /** The provider of an interface's Invoker, over the backend's MethodBackend. */
 export function invokerProvider(rpc: RpcInterface): Provider {

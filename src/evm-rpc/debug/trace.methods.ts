@@ -49,15 +49,10 @@ export function capTraceOutput(result: Json, _args: unknown, { config: gateway }
   return result;
 }
 
-export const debug_traceTransaction = defineMethod({
-  ...read,
-  name: 'debug_traceTransaction',
-  params: [param('hash', c.hash), config],
-  cache: () => IMMUTABLE,
-  prepare: capTraceTimeout,
-  finish: capTraceOutput,
-  result: returns<Json>(),
-});
+/** A trace of something mined, by its hash: final once answered. */
+const byHash = { ...read, params: [param('hash', c.hash), config], cache: () => IMMUTABLE, prepare: capTraceTimeout, finish: capTraceOutput, result: returns<Json>() } as const;
+
+export const debug_traceTransaction = defineMethod({ ...byHash, name: 'debug_traceTransaction' });
 export const debug_traceBlockByNumber = defineMethod({
   ...read,
   name: 'debug_traceBlockByNumber',
@@ -72,15 +67,7 @@ export const debug_traceBlockByNumber = defineMethod({
   finish: capTraceOutput,
   result: returns<Json>(),
 });
-export const debug_traceBlockByHash = defineMethod({
-  ...read,
-  name: 'debug_traceBlockByHash',
-  params: [param('hash', c.hash), config],
-  cache: () => IMMUTABLE,
-  prepare: capTraceTimeout,
-  finish: capTraceOutput,
-  result: returns<Json>(),
-});
+export const debug_traceBlockByHash = defineMethod({ ...byHash, name: 'debug_traceBlockByHash' });
 /** The gateway caps the call's gas, as for eth_call, and its trace timeout. */
 export const debug_traceCall = defineMethod({
   ...read,
