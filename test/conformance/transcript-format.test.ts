@@ -49,6 +49,15 @@ describe('parseTranscript', () => {
     expect(() => parseTranscript('--> POST {}\n<-- 200\n<-- 200')).toThrow('line 3: one status line per HTTP request');
     expect(() => parseTranscript('--> FETCH /')).toThrow('unknown request kind FETCH');
   });
+
+  it('runs a file in every mode unless a `# modes:` line names fewer', () => {
+    expect(parseTranscript('--> POST {}\n<-- 200').modes).toEqual(['embedded', 'upstream']);
+    expect(parseTranscript('# flags: rpc.unsafe=true\n# modes: embedded\n--> POST {}\n<-- 200').modes).toEqual(['embedded']);
+    expect(parseTranscript('# modes: upstream  embedded').modes).toEqual(['upstream', 'embedded']);
+    expect(() => parseTranscript('# modes: devnet')).toThrow('line 1: unknown mode devnet (known: embedded, upstream)');
+    expect(() => parseTranscript('# modes:')).toThrow('line 1: expected at least one mode');
+    expect(() => parseTranscript('# modes: embedded\n# modes: upstream')).toThrow('line 2: a second modes line');
+  });
 });
 
 describe('expandRequest', () => {

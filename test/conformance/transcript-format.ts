@@ -3,7 +3,12 @@
  * a file into steps, expanding `{{…}}` in request texts, and matching `<~` patterns. No I/O here.
  */
 
+import type { BackendKind } from '../../src/config/config.types';
+
 export type Header = readonly [name: string, value: string];
+
+/** The backends a transcript runs over, unless its `# modes:` line names fewer. */
+export const MODES: readonly BackendKind[] = ['embedded', 'upstream'];
 
 export type Request =
   /** An HTTP request to the interface's HTTP listener, or with `@ws` to its WebSocket listener. */
@@ -26,6 +31,8 @@ export interface Step {
 
 export interface Transcript {
   readonly flags: Record<string, string>;
+  /** The backends to run it over: every one of MODES, or those of its `# modes:` line. */
+  readonly modes: readonly BackendKind[];
   readonly steps: Step[];
 }
 
@@ -38,6 +45,7 @@ function unescapeEnd(text: string): string {
 
 export function parseTranscript(source: string): Transcript {
   const flags: Record<string, string> = {};
+  let modes: BackendKind[] | undefined;
   const steps: Step[] = [];
   let headers: Header[] = [];
   let current: Step | undefined;
@@ -54,6 +62,14 @@ export function parseTranscript(source: string): Transcript {
         if (eq <= 0) fail('expected key=value');
         flags[kv.slice(0, eq)] = kv.slice(eq + 1);
       }
+      return;
+    }
+    const modesLine = /^# modes:(.*)$/.exec(line);
+    if (modesLine) {
+      if (modes) fail('a second modes line');
+      const names = modesLine[1].trim().split(/\s+/).filter(Boolean);
+      if (!names.length) fail('expected at least one mode');
+      modes = names.map((name) => MODES.find((m) => m === name) ?? fail(`unknown mode ${name} (known: ${MODES.join(', ')})`));
       return;
     }
     if (line === '' || line.startsWith('#')) return;
@@ -119,7 +135,7 @@ export function parseTranscript(source: string): Transcript {
   for (const step of steps) {
     if (step.request.kind !== 'ws' && step.replies.length !== 1) throw new Error(`line ${step.line}: expected one reply line`);
   }
-  return { flags, steps };
+  return { flags, modes: modes ?? MODES, steps };
 }
 
 /** Named values captured by `{{name}}` in patterns, as their raw text on the wire. */

@@ -3,7 +3,9 @@
  * is sent, and how an answer is written back as a transcript line so that it can be compared.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { BackendKind } from '../../src/config/config.types';
 import { startTestGateway, waitForHeight, type TestGateway } from '../support/gateway';
+import { startUpstreamGateway } from '../support/upstream';
 import { expandRequest, matchPattern, type Captures, type Reply, type Step } from './transcript-format';
 import { sendHttp, WireSocket, type HttpAnswer, type WsEvent } from './wire-client';
 
@@ -30,13 +32,34 @@ export const SURFACES: Record<string, Surface> = {
   },
 };
 
-/** A gateway for one transcript file, with the chain at height 1 or more. */
-export async function startSurface(surface: string, flags: Record<string, string>): Promise<{ gw: TestGateway; endpoints: Endpoints }> {
+/**
+ * A gateway for one transcript file over `mode`, with the chain at height 1 or more: over its embedded
+ * devnet, or in upstream mode in front of an embedded-devnet gateway started with the same flags (its
+ * node RPC the `[[upstream.node]]`, its EVM HTTP and WebSocket listeners, if any, the `[[upstream.evm]]`).
+ * close() stops everything started for it.
+ */
+export async function startSurface(surface: string, flags: Record<string, string>, mode: BackendKind = 'embedded'): Promise<{ gw: TestGateway; endpoints: Endpoints }> {
   const spec = SURFACES[surface];
   if (!spec) throw new Error(`no interface named ${surface}`);
-  const gw = await startTestGateway({ ...spec.flags, ...flags });
+  const all = { ...spec.flags, ...flags };
+  const devnet = await startTestGateway(all);
+  let gw: TestGateway = devnet;
   try {
-    await waitForHeight(gw.url, 1);
+    await waitForHeight(devnet.url, 1);
+    if (mode === 'upstream') {
+      const evm = devnet.evmHttpUrl ? [{ name: 'devnet', url: devnet.evmHttpUrl, ws: devnet.evmWsUrl }] : [];
+      // As startGatewayOver (test/support/backends.ts) does, which cannot take the devnet's flags: the
+      // default health interval, so that a devnet slowed by a busy machine is not taken for down.
+      const upstream = await startUpstreamGateway([{ name: 'devnet', url: devnet.url }], { evm, settings: { health_check_interval: '1s' }, flags: all });
+      gw = {
+        ...upstream,
+        async close() {
+          await upstream.close();
+          await devnet.close();
+        },
+      };
+      await waitForHeight(gw.url, 1);
+    }
     return { gw, endpoints: spec.endpoints(gw) };
   } catch (err) {
     await gw.close();

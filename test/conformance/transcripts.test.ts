@@ -1,12 +1,18 @@
 /**
  * Wire transcripts, in the manner of go-ethereum's rpc/testdata: each file under
  * test/conformance/<interface>/ is a sequence of requests and the bytes expected back, run in order
- * against a real gateway (embedded devnet, ephemeral ports) started for that file. The folder names the
- * interface: `node-rpc/` (HTTP on `/` and `/<method>`, WebSocket on `/websocket`) or `evm-rpc/` (the EVM
- * HTTP listener, and the EVM WebSocket listener on `/`).
+ * against a real gateway (ephemeral ports) started for that file, once in each mode: over its embedded
+ * devnet, and in upstream mode (`[backend] kind = "upstream"`) in front of an embedded-devnet gateway
+ * started with the same flags, which then is its node-RPC and EVM upstream. Both must answer the same
+ * bytes. The folder names the interface: `node-rpc/` (HTTP on `/` and `/<method>`, WebSocket on
+ * `/websocket`) or `evm-rpc/` (the EVM HTTP listener, and the EVM WebSocket listener on `/`).
  *
  * Lines
- *   # …                        a comment; `# flags: key=value …` passes CLI flags (dotted names) to the gateway
+ *   # …                        a comment; `# flags: key=value …` passes CLI flags (dotted names) to the
+ *                              gateway (in upstream mode, to both gateways)
+ *   # modes: embedded          runs the file in the modes named only (`embedded`, `upstream`); for lines
+ *                              that depend on the devnet itself (dev accounts, mining, node details), with
+ *                              the reason in a comment next to it. Without it a file runs in both modes
  *   --> POST <body>            JSON-RPC over HTTP to `/`; `--> POST` alone sends an empty body
  *   --> POST /path <body>      the same to another path (a body that starts with `/` needs `--> POST / /…`)
  *   --> GET /path              any HTTP method (GET PUT DELETE PATCH HEAD OPTIONS), to the HTTP listener
@@ -44,6 +50,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BACKENDS } from '../support/backends';
 import type { TestGateway } from '../support/gateway';
 import { parseTranscript } from './transcript-format';
 import { TranscriptRun, SURFACES, startSurface, type Comparison } from './transcript-run';
@@ -60,14 +67,16 @@ const files = Object.keys(SURFACES).flatMap((surface) =>
 const report = (results: Comparison[]) => results.map((r) => `line ${r.line}: ${r.expected}`);
 const actual = (results: Comparison[]) => results.map((r) => (r.ok ? `line ${r.line}: ${r.expected}` : `line ${r.line}: ${r.actual}`));
 
-describe.each(files)('%s', (file) => {
+const transcripts = files.map((file) => ({ file, ...parseTranscript(readFileSync(join(root, file), 'utf8')) }));
+const runs = BACKENDS.flatMap((mode) => transcripts.filter((t) => t.modes.includes(mode)).map((t) => [mode, t.file, t] as const));
+
+describe.each(runs)('%s: %s', (mode, file, { flags, steps }) => {
   const [surface] = file.split('/');
-  const { flags, steps } = parseTranscript(readFileSync(join(root, file), 'utf8'));
   let gw: TestGateway | undefined;
   let run: TranscriptRun;
 
   beforeAll(async () => {
-    const started = await startSurface(surface, flags);
+    const started = await startSurface(surface, flags, mode);
     gw = started.gw;
     run = new TranscriptRun(started.endpoints);
   }, 60_000);
