@@ -20,10 +20,11 @@ export function candidates(upstreams: readonly Upstream[], needs: RouteNeeds, ex
   if (h !== undefined) {
     chosen = usable.filter((u) => u.has(h));
     if (chosen.length === 0) {
-      // Beyond every upstream's head (or below every earliest): the one nearest to having it answers
-      // with the node's own error text, e.g. "height H must be less than or equal to …".
-      const above = usable.filter((u) => h > u.latestHeight && h >= u.earliestHeight);
-      const best = above.reduce<Upstream | undefined>((a, u) => (a === undefined || u.latestHeight > a.latestHeight ? u : a), undefined);
+      // Beyond every upstream's head, or below every earliest (a pruned height, or 0 and below): the one
+      // nearest to having it answers with the node's own error text ("height H must be less than or
+      // equal to …", "height must be greater than 0, but got H", "… is not available, lowest height is …").
+      const best = nearest(usable.filter((u) => h > u.latestHeight && h >= u.earliestHeight), (u) => u.latestHeight, 1n)
+        ?? nearest(usable.filter((u) => h < u.earliestHeight), (u) => u.earliestHeight, -1n);
       chosen = best ? [best] : [];
     }
   }
@@ -34,6 +35,11 @@ export function candidates(upstreams: readonly Upstream[], needs: RouteNeeds, ex
   const wait = new Map<Upstream, number>();
   for (const u of chosen) wait.set(u, ((u.inFlight + 1) / u.weight) * Math.max(MIN_LATENCY_MS, medians.get(u) ?? fastest ?? 0));
   return chosen.sort((a, b) => wait.get(a)! - wait.get(b)! || a.counters.requests - b.counters.requests);
+}
+
+/** The upstream whose `height` is highest (`sign` 1n) or lowest (-1n). */
+function nearest(upstreams: readonly Upstream[], height: (u: Upstream) => bigint, sign: bigint): Upstream | undefined {
+  return upstreams.reduce<Upstream | undefined>((a, u) => (a === undefined || sign * height(u) > sign * height(a) ? u : a), undefined);
 }
 
 /** Below this, latencies count as equal (loopback noise): the order is by load alone. */
