@@ -100,21 +100,47 @@ export interface QueueStatus {
   readonly failed: readonly FailedJob[];
 }
 
+/** How a caller submits. */
+export interface SubmitOptions {
+  /**
+   * When the caller sent the tx (epoch ms, this process's clock; default: now). A job of the same hash
+   * whose delivery finished at or after it is joined, not delivered again: the caller sent the tx while
+   * that delivery was under way, and gets its answer.
+   */
+  readonly sentAt?: number;
+  /** Waits at most this long (from `sentAt`) for the outcome of the delivery the submission started or joined. */
+  readonly waitMs?: number;
+}
+
 /** What the callers of the queue get from `submit`. */
 export interface Submitted {
-  /** False when the tx joined the job already queued or being delivered under its hash. */
+  /** False when the tx joined the job queued, being delivered, or delivered while it was sent, under its hash. */
   readonly added: boolean;
+  /** With `waitMs`: the outcome of that delivery; undefined when it is not known in time. */
+  readonly delivery?: Delivery;
+}
+
+/**
+ * A submission sent at `sentAt` joins a delivery that finished at `finishedOn` (epoch ms) rather than
+ * starting another: it was sent while that delivery was under way. Clocks of two processes are trusted
+ * to agree within `skewMs` (0 when the delivery was finished by the submitting process).
+ */
+export function sentDuring(sentAt: number, finishedOn: number, skewMs: number): boolean {
+  return sentAt <= finishedOn + skewMs;
 }
 
 export interface BroadcastQueue {
   readonly driver: 'redis' | 'memory';
   readonly durable: boolean;
   /**
-   * Queues the job, or joins the one of the same id that waits, is delayed or is being delivered; a
-   * finished job of that id (delivered, refused or failed earlier) is delivered again. Throws
+   * Queues the job, or joins the one of the same id that waits, is delayed or is being delivered, or
+   * whose delivery finished with the node's answer after the caller sent it (`sentDuring`): one
+   * delivery, one answer for every caller. A job of that id finished before (delivered or refused
+   * earlier, or in the failed set) is delivered again. With `waitMs`, resolves with the outcome of the
+   * delivery it started or joined, bound to it (not to a later delivery of the same tx). Throws
    * QueueUnavailableError when the store cannot take it (then nothing was queued).
    */
-  submit(job: BroadcastJob): Promise<Submitted>;
+  submit(job: BroadcastJob, options?: SubmitOptions): Promise<Submitted>;
   /** The outcome of the job's delivery, once known; undefined when it is not known within `timeoutMs`. */
   outcome(lane: Lane, id: string, timeoutMs: number): Promise<Delivery | undefined>;
   /** Starts this process's workers, which deliver with `deliver`. */

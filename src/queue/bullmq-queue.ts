@@ -13,10 +13,10 @@ import { Logger } from '@nestjs/common';
 import { DelayedError, Job, Queue, QueueEvents, Worker, type ConnectionOptions, type JobsOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import type { EventEmitter } from 'node:events';
 import { redactUrl } from '../backends/upstream/redact-url';
 import { retryDelay } from './backoff';
-import { LANES, QueueUnavailableError, RetryLater, type BroadcastJob, type BroadcastQueue, type Deliver, type Delivery, type FailedJob, type Lane, type LaneCounts, type QueueStatus, type Submitted } from './broadcast-queue';
+import { LANES, QueueUnavailableError, RetryLater, sentDuring, type BroadcastJob, type BroadcastQueue, type Deliver, type Delivery, type FailedJob, type Lane, type LaneCounts, type QueueStatus, type SubmitOptions, type Submitted } from './broadcast-queue';
+import { JobWatch, deliveryOf, finisherOf, type Finished } from './job-watch';
 import { ORDER_WAIT_MS, type QueueSettings } from './memory-queue';
 import { QueueMeters } from './queue-metrics';
 
@@ -36,6 +36,13 @@ const KEEP_FAILED = { age: 7 * 24 * 3600, count: 5_000 };
 const STATUS_TIMEOUT_MS = 2_000;
 /** How long a shutdown waits for the deliveries under way. */
 const SHUTDOWN_GRACE_MS = 30_000;
+/** How long a connection whose reconnect is due is given to be ready again, before a shutdown closes it. */
+const RECONNECT_SETTLE_MS = 250;
+/**
+ * How far apart the clocks of two processes may be (ms): a tx sent through one replica this long after
+ * another process finished its delivery is still taken as sent during it (it gets that answer).
+ */
+const CLOCK_SKEW_MS = 100;
 const PENDING_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'paused', 'waiting-children']);
 
 export class BullQueue implements BroadcastQueue {
@@ -47,10 +54,14 @@ export class BullQueue implements BroadcastQueue {
   private readonly queues: Record<Lane, Queue>;
   private readonly events: Record<Lane, QueueEvents>;
   private readonly workers: Worker[] = [];
+  /** Names this process in the outcomes of the jobs it delivers. */
+  private readonly instance = randomUUID();
   /** Where logs say Redis is (no password). */
   readonly where: string;
   private down = false;
   private closed = false;
+  /** Until when (epoch ms) a connection of this queue may still be waiting to reconnect. */
+  private reconnectingUntil = 0;
 
   constructor(
     private readonly settings: QueueSettings,
@@ -82,11 +93,33 @@ export class BullQueue implements BroadcastQueue {
       node: new QueueEvents('node', { connection: blocking, prefix }).on('error', quiet),
       evm: new QueueEvents('evm', { connection: blocking, prefix }).on('error', quiet),
     };
+    // Every caller waiting on a job listens on its events: many callers of one tx are expected.
+    for (const lane of LANES) this.events[lane].setMaxListeners(0);
     meters.sampleDepth(() => this.counts());
   }
 
-  async submit(job: BroadcastJob): Promise<Submitted> {
+  async submit(job: BroadcastJob, options: SubmitOptions = {}): Promise<Submitted> {
+    const sentAt = options.sentAt ?? Date.now();
     this.ensureUp();
+    // Listening before the job is added or joined: the outcome heard is that of this submission's delivery.
+    const watch = options.waitMs === undefined ? undefined : new JobWatch(this.events[job.lane], job.id);
+    try {
+      const placed = await this.place(job, sentAt);
+      if (watch === undefined || options.waitMs === undefined) return { added: placed.added };
+      if (placed.settled !== undefined) return { added: placed.added, delivery: placed.settled };
+      this.lookBack(job.lane, job.id, watch);
+      const delivery = await watch.wait(sentAt + options.waitMs - Date.now());
+      return delivery === undefined ? { added: placed.added } : { added: placed.added, delivery };
+    } finally {
+      watch?.stop();
+    }
+  }
+
+  /**
+   * Adds the job, or joins the one of its id: waiting, delayed or being delivered, or delivered with the
+   * node's answer after `sentAt` (then `settled` is that answer). One finished before is delivered again.
+   */
+  private async place(job: BroadcastJob, sentAt: number): Promise<{ added: boolean; settled?: Delivery }> {
     const queue = this.queues[job.lane];
     const data: JobData = { ...job, queuedAt: Date.now(), token: randomUUID() };
     try {
@@ -94,10 +127,16 @@ export class BullQueue implements BroadcastQueue {
       await this.holdNonce(job);
       // A no-op when a job of this id exists (BullMQ keeps the first); its token tells whose it is.
       await queue.add(job.lane, data, { jobId: job.id });
-      const stored = (await queue.getJob(job.id)) as Job<JobData> | undefined;
+      const stored = (await queue.getJob(job.id)) as Job<JobData, Finished> | undefined;
       if (stored === undefined || stored.data.token === data.token) return { added: true };
       if (stored.finishedOn !== undefined) {
         const state = await stored.getState();
+        const skew = finisherOf(stored.returnvalue) === this.instance ? 0 : CLOCK_SKEW_MS;
+        if (state === 'completed' && sentDuring(sentAt, stored.finishedOn, skew)) {
+          // Sent while that delivery was under way: its answer is this caller's too.
+          this.meters.deduplicated();
+          return { added: false, settled: deliveryOf(stored.returnvalue) };
+        }
         if (state === 'completed' || state === 'failed') {
           try {
             // Sent again after it was delivered or gave up: the node is asked again, attempts from zero.
@@ -116,42 +155,29 @@ export class BullQueue implements BroadcastQueue {
   }
 
   outcome(lane: Lane, id: string, timeoutMs: number): Promise<Delivery | undefined> {
-    // QueueEvents also emits each job's events under `<event>:<job id>`, which its typings leave out.
-    const events = this.events[lane] as unknown as EventEmitter & Pick<QueueEvents, 'waitUntilReady'>;
-    return new Promise((resolve) => {
-      let settled = false;
-      const done = (delivery: Delivery | undefined) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        events.off(`completed:${id}`, onCompleted);
-        events.off(`failed:${id}`, onFailed);
-        resolve(delivery);
-      };
-      const onCompleted = (args: { returnvalue: unknown }) => done(deliveryOf(args.returnvalue));
-      const onFailed = (args: { failedReason: string }) => done({ status: 'failed', reason: args.failedReason });
-      const timer = setTimeout(() => done(undefined), timeoutMs);
-      events.on(`completed:${id}`, onCompleted);
-      events.on(`failed:${id}`, onFailed);
-      // Finished before the listeners were there: read it (once the event stream is read, so nothing is missed).
-      void (async () => {
-        await events.waitUntilReady();
-        if (settled || !this.up) return;
-        // The state first: a job read before it is finished holds no outcome yet.
-        const state = await this.queues[lane].getJobState(id);
-        if (state !== 'completed' && state !== 'failed') return;
-        const job = await this.queues[lane].getJob(id);
-        if (job === undefined) return;
-        if (state === 'failed') done({ status: 'failed', reason: job.failedReason });
-        else if (isDelivery(job.returnvalue)) done(job.returnvalue);
-      })().catch(() => undefined);
-    });
+    const watch = new JobWatch(this.events[lane], id);
+    this.lookBack(lane, id, watch);
+    return watch.wait(timeoutMs);
+  }
+
+  /** A job that finished before the watch listened (or before the event stream was read): its stored outcome. */
+  private lookBack(lane: Lane, id: string, watch: JobWatch): void {
+    void (async () => {
+      await this.events[lane].waitUntilReady();
+      if (watch.settled || !this.up) return;
+      // The state first: a job read before it is finished holds no outcome yet.
+      const state = await this.queues[lane].getJobState(id);
+      if (state !== 'completed' && state !== 'failed') return;
+      const job = await this.queues[lane].getJob(id);
+      if (job === undefined) return;
+      watch.settle(state === 'failed' ? { status: 'failed', reason: job.failedReason } : deliveryOf(job.returnvalue));
+    })().catch(() => undefined);
   }
 
   work(deliver: Deliver): void {
     const { concurrency, rate_limit } = this.settings;
     for (const lane of LANES) {
-      const worker = new Worker<JobData, Delivery>(lane, (job, token) => this.process(job, token, deliver), {
+      const worker = new Worker<JobData, Finished>(lane, (job, token) => this.process(job, token, deliver), {
         connection: this.connectionOptions(),
         prefix: this.settings.redis_key_prefix,
         concurrency,
@@ -204,8 +230,15 @@ export class BullQueue implements BroadcastQueue {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // BullMQ's graceful close never settles if it starts while a worker's blocking connection waits to
+    // reconnect (it cancels the reconnect, then waits for an `end` that ioredis never emits), and a forced
+    // close after it returns that same promise: the worker's timers would run forever. So connections
+    // that are about to reconnect are given the time to (Redis is up), and a forced close is the only one
+    // tried while Redis is away.
+    const settling = this.reconnectingUntil - Date.now();
+    if (this.up && settling > 0) await new Promise((r) => setTimeout(r, settling + RECONNECT_SETTLE_MS));
     const grace = this.up ? SHUTDOWN_GRACE_MS : 0;
-    const graceful = await settlesWithin(Promise.all(this.workers.map((w) => w.close())), grace);
+    const graceful = grace > 0 && (await settlesWithin(Promise.all(this.workers.map((w) => w.close())), grace));
     if (!graceful) {
       this.logger.warn(`closing the queue's workers without waiting (Redis at ${this.where} ${this.up ? 'did not finish in time' : 'is unreachable'})`);
       await settlesWithin(Promise.all(this.workers.map((w) => w.close(true))), 1_000);
@@ -226,7 +259,7 @@ export class BullQueue implements BroadcastQueue {
     return this.producer.status === 'ready';
   }
 
-  private async process(job: Job<JobData, Delivery>, token: string | undefined, deliver: Deliver): Promise<Delivery> {
+  private async process(job: Job<JobData, Finished>, token: string | undefined, deliver: Deliver): Promise<Finished> {
     const data = job.data;
     if (await this.lowerNoncePending(data)) {
       // Not an attempt: the job comes back once its sender's earlier nonce had its turn.
@@ -239,7 +272,7 @@ export class BullQueue implements BroadcastQueue {
     });
     this.meters.finished(delivery, data.queuedAt);
     await this.releaseNonce(data).catch(() => undefined);
-    return delivery;
+    return { ...delivery, by: this.instance };
   }
 
   /** The sender's set of nonces still to deliver (a sorted set: nonce → lane:hash). */
@@ -300,7 +333,12 @@ export class BullQueue implements BroadcastQueue {
    * ioredis's retry strategy of every connection: reconnect quickly (a broadcast refused while Redis is
    * away is refused for as short a time as can be), and not at all once the queue is closed.
    */
-  private readonly reconnect = (attempt: number): number | null => (this.closed ? null : Math.min(attempt * 100, 1_000));
+  private readonly reconnect = (attempt: number): number | null => {
+    if (this.closed) return null;
+    const delay = Math.min(attempt * 100, 1_000);
+    this.reconnectingUntil = Math.max(this.reconnectingUntil, Date.now() + delay);
+    return delay;
+  };
 
   private outage(err: Error): void {
     if (this.down || this.closed) return;
@@ -316,15 +354,6 @@ export class BullQueue implements BroadcastQueue {
     this.down = false;
     this.logger.log(`Redis at ${this.where} is back: broadcasts are queued again`);
   }
-}
-
-function deliveryOf(value: unknown): Delivery {
-  const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
-  return isDelivery(parsed) ? parsed : { status: 'failed', reason: 'the job finished without a delivery result' };
-}
-
-function isDelivery(value: unknown): value is Delivery {
-  return typeof value === 'object' && value !== null && 'status' in value;
 }
 
 function splitMember(member: string): [Lane | undefined, string] {

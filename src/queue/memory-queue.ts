@@ -5,7 +5,7 @@
  */
 import type { GatewayOwnConfig } from '../config/config.types';
 import { retryDelay } from './backoff';
-import { LANES, RetryLater, type BroadcastJob, type BroadcastQueue, type Deliver, type Delivery, type FailedJob, type Lane, type LaneCounts, type QueueStatus, type Submitted, QueueUnavailableError } from './broadcast-queue';
+import { LANES, RetryLater, sentDuring, type BroadcastJob, type BroadcastQueue, type Deliver, type Delivery, type FailedJob, type Lane, type LaneCounts, type QueueStatus, type SubmitOptions, type Submitted, QueueUnavailableError } from './broadcast-queue';
 import { QueueMeters } from './queue-metrics';
 
 export type QueueSettings = GatewayOwnConfig['queue'];
@@ -26,6 +26,8 @@ interface Entry {
   /** Attempts that ended in a retry or a result. */
   attempts: number;
   result?: Delivery;
+  /** Epoch ms its delivery finished. */
+  finishedAt?: number;
   timer?: NodeJS.Timeout;
   readonly waiters: Set<(delivery: Delivery | undefined) => void>;
 }
@@ -59,13 +61,14 @@ export class MemoryQueue implements BroadcastQueue {
     meters.sampleDepth(async () => this.counts());
   }
 
-  async submit(job: BroadcastJob): Promise<Submitted> {
+  async submit(job: BroadcastJob, options: SubmitOptions = {}): Promise<Submitted> {
+    const sentAt = options.sentAt ?? Date.now();
     if (this.closing) throw new QueueUnavailableError('the gateway is shutting down');
     const key = keyOf(job.lane, job.id);
     const existing = this.entries.get(key);
-    if (existing !== undefined && existing.state !== 'finished') {
+    if (existing !== undefined && (existing.state !== 'finished' || joinsFinished(existing, sentAt))) {
       this.meters.deduplicated();
-      return { added: false };
+      return { added: false, ...(await this.waitOn(existing, sentAt, options.waitMs)) };
     }
     if (existing !== undefined) this.forget(key, existing);
     const entry: Entry = { job, queuedAt: Date.now(), state: 'waiting', attempts: 0, waiters: new Set() };
@@ -77,12 +80,22 @@ export class MemoryQueue implements BroadcastQueue {
     }
     this.lanes[job.lane].waiting.push(entry);
     this.pump(job.lane);
-    return { added: true };
+    return { added: true, ...(await this.waitOn(entry, sentAt, options.waitMs)) };
   }
 
   outcome(lane: Lane, id: string, timeoutMs: number): Promise<Delivery | undefined> {
     const entry = this.entries.get(keyOf(lane, id));
-    if (entry === undefined) return Promise.resolve(undefined);
+    return entry === undefined ? Promise.resolve(undefined) : this.resultOf(entry, timeoutMs);
+  }
+
+  /** The outcome of this entry's delivery (never a later one of the same tx), when asked to wait. */
+  private async waitOn(entry: Entry, sentAt: number, waitMs: number | undefined): Promise<{ delivery?: Delivery }> {
+    if (waitMs === undefined) return {};
+    const delivery = await this.resultOf(entry, Math.max(0, sentAt + waitMs - Date.now()));
+    return delivery === undefined ? {} : { delivery };
+  }
+
+  private resultOf(entry: Entry, timeoutMs: number): Promise<Delivery | undefined> {
     if (entry.result !== undefined) return Promise.resolve(entry.result);
     return new Promise((resolve) => {
       const done = (delivery: Delivery | undefined) => {
@@ -197,6 +210,7 @@ export class MemoryQueue implements BroadcastQueue {
   private finish(entry: Entry, delivery: Delivery): void {
     entry.state = 'finished';
     entry.result = delivery;
+    entry.finishedAt = Date.now();
     const pending = entry.job.sender === undefined ? undefined : this.bySender.get(entry.job.sender);
     pending?.delete(entry);
     if (pending?.size === 0) this.bySender.delete(entry.job.sender!);
@@ -233,6 +247,11 @@ export class MemoryQueue implements BroadcastQueue {
 
 function newLane(): LaneState {
   return { waiting: [], active: 0, windowStart: 0, startedInWindow: 0 };
+}
+
+/** A finished entry a submission sent at `sentAt` joins: the node answered it (not a failed set entry) after that. */
+function joinsFinished(entry: Entry, sentAt: number): boolean {
+  return entry.result !== undefined && entry.result.status !== 'failed' && entry.finishedAt !== undefined && sentDuring(sentAt, entry.finishedAt, 0);
 }
 
 function keyOf(lane: Lane, id: string): string {

@@ -5,12 +5,15 @@
  */
 import { Transaction } from 'ethers';
 import { ApplicationError } from '../rpc/errors';
-import { QueueUnavailableError, type BroadcastJob, type BroadcastQueue, type NodeError, type Submitted } from './broadcast-queue';
+import { QueueUnavailableError, type BroadcastJob, type BroadcastQueue, type NodeError, type SubmitOptions, type Submitted } from './broadcast-queue';
 
-/** Queues `job`; a store that cannot take it is the caller's clear error, and nothing was queued. */
-export async function submitOrRefuse(queue: BroadcastQueue, job: BroadcastJob): Promise<Submitted> {
+/**
+ * Queues `job` (and waits for its outcome with `options.waitMs`); a store that cannot take it is the
+ * caller's clear error, and nothing was queued.
+ */
+export async function submitOrRefuse(queue: BroadcastQueue, job: BroadcastJob, options?: SubmitOptions): Promise<Submitted> {
   try {
-    return await queue.submit(job);
+    return await queue.submit(job, options);
   } catch (err) {
     if (err instanceof QueueUnavailableError) {
       throw new ApplicationError(`broadcast queue unavailable: ${err.message}; the transaction was not accepted, send it again later`);

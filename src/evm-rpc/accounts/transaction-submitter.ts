@@ -31,14 +31,17 @@ export class TransactionSubmitter {
   ) {}
 
   async submitRaw(raw: string): Promise<string> {
+    const sentAt = Date.now();
     const tx = decodeTransaction(raw);
     // Bytes that do not decode to a signed tx are the backend's to refuse, in its own words; never queued.
     if (!tx?.from) return this.evm.invoke(eth_sendRawTransaction, { data: raw });
     this.admit(tx);
     const bytes = getBytes(raw);
     const hash = keccak256(bytes);
-    await submitOrRefuse(this.queue, { lane: 'evm', id: hash, tx: Buffer.from(bytes).toString('base64'), sender: tx.from.toLowerCase(), nonce: tx.nonce });
-    return answer(await this.queue.outcome('evm', hash, this.config.gateway.queue.check_timeout), hash);
+    const job = { lane: 'evm' as const, id: hash, tx: Buffer.from(bytes).toString('base64'), sender: tx.from.toLowerCase(), nonce: tx.nonce };
+    // Sent while the same tx's delivery is under way (through any replica), it gets that delivery's answer.
+    const { delivery } = await submitOrRefuse(this.queue, job, { sentAt, waitMs: this.config.gateway.queue.check_timeout });
+    return answer(delivery, hash);
   }
 
   /** Fills the defaults, signs with the account's key and submits (eth/personal_sendTransaction). */

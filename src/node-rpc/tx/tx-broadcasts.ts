@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { BACKEND_SERVICES, type BackendServices } from '../../backends/backend-services';
 import { GatewayConfigService } from '../../config/gateway-config.service';
 import { EventBus, EventTimeoutError, parseQuery, SubscriptionCanceledError } from '../../events';
-import { BROADCAST_QUEUE, type BroadcastQueue, type Delivery } from '../../queue/broadcast-queue';
+import { BROADCAST_QUEUE, type BroadcastQueue, type Delivery, type SubmitOptions } from '../../queue/broadcast-queue';
 import { nodeAnswer, notDelivered, senderNonce, stillQueued, submitOrRefuse } from '../../queue/submission';
 import { ApplicationError } from '../../rpc/errors';
 import type { Json, JsonObject } from '../../rpc/json';
@@ -34,19 +34,21 @@ export class TxBroadcasts {
   ) {}
 
   async async(tx: Uint8Array): Promise<JsonObject> {
-    const hash = await this.submit(tx);
+    const hash = hashOf(tx);
+    await this.submit(tx, hash);
     return { code: 0, data: '', log: '', codespace: '', hash };
   }
 
   async sync(tx: Uint8Array): Promise<JsonObject> {
-    const hash = await this.submit(tx);
-    const delivery = await this.queue.outcome('node', hash, this.config.gateway.queue.check_timeout);
+    const hash = hashOf(tx);
+    const delivery = await this.submit(tx, hash, { sentAt: Date.now(), waitMs: this.config.gateway.queue.check_timeout });
     const check = checkOf(delivery, hash, '');
     return { code: check.code, data: check.data, log: check.log, codespace: check.codespace, hash };
   }
 
   /** Subscribes to the tx's inclusion first, then queues it, then waits for its check and its block. */
   async commit(tx: Uint8Array): Promise<JsonObject> {
+    const sentAt = Date.now();
     const hash = hashOf(tx);
     const { check_timeout } = this.config.gateway.queue;
     const commitTimeout = this.config.rpc.timeout_broadcast_tx_commit;
@@ -62,8 +64,7 @@ export class TxBroadcasts {
       const included = this.bus.once(query, check_timeout + commitTimeout + 1_000, { signal: abort.signal });
       // Rejections after an abort are expected; the awaited path below handles the others.
       included.catch(() => undefined);
-      await this.submit(tx, hash);
-      const check = checkOf(await this.queue.outcome('node', hash, check_timeout), hash, 'error on broadcastTxCommit: ');
+      const check = checkOf(await this.submit(tx, hash, { sentAt, waitMs: check_timeout }), hash, 'error on broadcastTxCommit: ');
       const checkTx: JsonObject = {
         code: check.code,
         data: check.data === '' ? null : Buffer.from(String(check.data), 'hex').toString('base64'),
@@ -88,9 +89,13 @@ export class TxBroadcasts {
     }
   }
 
-  private async submit(tx: Uint8Array, hash = hashOf(tx)): Promise<string> {
-    await submitOrRefuse(this.queue, { lane: 'node', id: hash, tx: Buffer.from(tx).toString('base64'), ...senderNonce(tx) });
-    return hash;
+  /**
+   * Queues the tx, or joins its job (sent while its delivery was under way, it gets that delivery's
+   * answer); with `waitMs`, the outcome of that delivery.
+   */
+  private async submit(tx: Uint8Array, hash: string, options?: SubmitOptions): Promise<Delivery | undefined> {
+    const job = { lane: 'node' as const, id: hash, tx: Buffer.from(tx).toString('base64'), ...senderNonce(tx) };
+    return (await submitOrRefuse(this.queue, job, options)).delivery;
   }
 }
 
