@@ -20,6 +20,8 @@ export { defineMethod, param, optional, returns, IMMUTABLE, LATEST, NEVER } from
 export type { AnyMethod, ArgsOf, ArgsOfMethod, CacheRule, MethodDefinition, MethodEnv, Param, ResultOf, Returns, SplitRule } from '../rpc/method';
 export type { CallContext, JsonText, NotificationPort, NotificationStream, Transport } from '../rpc/call-context';
 export { CodecError, type Codec } from '../rpc/codec';
+/** A parameter that is an array of another codec's values, on either interface: `arrayOf(evmCodecs.address, { maxItems: 100 })`. */
+export { arrayOf } from './array-codec';
 export { ApplicationError, InvalidParamsError, RpcError } from '../rpc/errors';
 export type { Json, JsonObject };
 /** Node RPC parameter codecs (CometBFT's encodings: int64 as strings, base64 bytes, hex HexBytes, …). */

@@ -6,6 +6,7 @@ import { EVM_NAMESPACES } from '../config/config.schema';
 import { NODE_CATEGORIES } from '../node-rpc/categories';
 import { RPC_NAMESPACE } from '../evm-rpc/core/rpc-modules';
 import { PLUGIN_API_VERSION, type PluginManifest } from './api';
+import { nearestName } from './nearest-name';
 
 /** The folder of the gateway's package (plugins/ and node_modules/ live there). */
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
@@ -120,6 +121,13 @@ function validateTable(manifest: PluginManifest<unknown>, table: Record<string, 
     const key = Object.keys(table)[0];
     if (key !== undefined) throw new ConfigError(`config/gateway.toml: [plugins.${manifest.name}] ${key}: expected no keys (plugin ${manifest.name} takes no config)`);
     return {};
+  }
+  const known = Object.keys(config.defaults as Record<string, unknown>);
+  const unknown = Object.keys(table).find((key) => !known.includes(key));
+  if (unknown !== undefined) {
+    const near = nearestName(unknown, known);
+    const hint = near === undefined ? `one of ${known.join(', ') || 'none'}` : `${near}?`;
+    throw new ConfigError(`config/gateway.toml: [plugins.${manifest.name}] ${unknown}: unknown key of plugin ${manifest.name} (expected ${hint})`);
   }
   try {
     return config.validate({ ...(config.defaults as Record<string, unknown>), ...table });
