@@ -13,20 +13,23 @@ import { followBlocks } from './logging/block-lines';
 import { createPlainDestination, resolveLogOutput, type LogOutput } from './logging/plain-output';
 import { renderBanner, summarizeGateway } from './logging/startup-banner';
 import { loadPlugins, pluginNamespaces } from './plugins/loader';
-import { formatPluginListing, listPlugins } from './plugins/plugin-listing';
+import { formatPluginListing, listingCollides, listPlugins } from './plugins/plugin-listing';
 import { startWorker } from './queue/worker-process';
 
 /**
  * `rpc-gateway start --home DIR [flags]`: load the configuration, start the gateway, stop on signals.
  * On a terminal (`[log] format = "auto"`, or `plain`) it prints a banner once ready, a line per devnet
  * block and readable log lines; elsewhere (or with `json`) every line is a JSON log object.
- * `rpc-gateway plugins --home DIR`: list the plugins the configuration loads.
+ * `rpc-gateway plugins --home DIR [flags]`: list the plugins the configuration loads (exit code 1 when a method collides).
  */
 async function main(): Promise<void> {
   const cli = parseCli(process.argv);
   const config = loadConfig({ home: cli.home, env: process.env, flags: cli.flags, pluginNamespaces });
   if (cli.command === 'plugins') {
-    process.stdout.write(formatPluginListing(listPlugins(loadPlugins(config.gateway.plugins, config.home), config)));
+    const listing = listPlugins(loadPlugins(config.gateway.plugins, config.home), config);
+    process.stdout.write(formatPluginListing(listing));
+    // Start would refuse this configuration: say so with the exit code too.
+    if (listingCollides(listing)) process.exitCode = 1;
     return;
   }
   if (cli.command === 'worker') return runWorker(config);

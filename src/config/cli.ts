@@ -54,6 +54,14 @@ export function parseCli(
   if (output) program.configureOutput(output);
 
   let invocation: CliInvocation | undefined;
+  // A command's action: its home, and its --set settings with the named flags over them.
+  const invoke = (command: CliInvocation['command'], namedFlags: ReadonlyMap<string, string>) => (options: Record<string, unknown>) => {
+    const flags: Record<string, string> = { ...(options.set as Record<string, string> | undefined) };
+    for (const [attribute, dotted] of namedFlags) {
+      if (options[attribute] !== undefined) flags[dotted] = String(options[attribute]);
+    }
+    invocation = { command, home: expandHome((options.home as string | undefined) ?? env.RPCGW_HOME ?? DEFAULT_HOME), flags };
+  };
   const start = program
     .command('start')
     .description('Start the gateway with the configuration under the home directory.')
@@ -65,19 +73,7 @@ export function parseCli(
     )
     .addHelpOption(new Option('-h, --help', 'Show this help.').helpGroup(GENERAL_GROUP));
 
-  const namedFlags = new Map<string, string>();
-  const order = Object.keys(HELP_GROUPS);
-  const rank = (table: string) => (order.includes(table) ? order.indexOf(table) : order.length);
-  for (const table of [...TABLE_NAMES].sort((a, b) => rank(a) - rank(b))) {
-    const spec = tableSpec(table);
-    const group = HELP_GROUPS[table] ?? `${spec.title} ([${table}], ${spec.file}):`;
-    for (const [key, keySpec] of Object.entries(spec.keys)) {
-      if (!keySpec.flag) continue;
-      const option = new Option(`--${table}.${key} ${keySpec.flag}`, `${keySpec.doc} (default: ${helpDefault(keySpec, spec.defaults[key])})`);
-      start.addOption(option.helpGroup(group));
-      namedFlags.set(option.attributeName(), `${table}.${key}`);
-    }
-  }
+  const namedFlags = addConfigFlags(start);
 
   start
     .addHelpText(
@@ -88,30 +84,45 @@ export function parseCli(
         'Precedence: config files < environment < flags. The defaults shown are the built-in ones, which a\n' +
         "home's config files may change. Every key: docs/configuration.md.",
     )
-    .action((options: Record<string, unknown>) => {
-      const flags: Record<string, string> = { ...(options.set as Record<string, string> | undefined) };
-      for (const [attribute, dotted] of namedFlags) {
-        if (options[attribute] !== undefined) flags[dotted] = String(options[attribute]);
-      }
-      const home = (options.home as string | undefined) ?? env.RPCGW_HOME ?? DEFAULT_HOME;
-      invocation = { command: 'start', home: expandHome(home), flags };
-    });
+    .action(invoke('start', namedFlags));
 
-  // Commands that only read the configuration: --home and --set, as `start` takes them.
-  const configCommand = (command: 'plugins' | 'worker', description: string) =>
-    program
+  // Commands that only read the configuration: --home and --set, as `start` takes them (`plugins` every flag of
+  // `start` too: it runs the checks `start` runs, with the same configuration).
+  const configCommand = (command: 'plugins' | 'worker', description: string, named?: (command: Command) => Map<string, string>) => {
+    const sub = program
       .command(command)
       .description(description)
       .option('--home <dir>', `Home directory holding config/ (default: ${DEFAULT_HOME}, or $RPCGW_HOME).`)
-      .option('--set <table.key=value>', 'Set any key of config.toml, app.toml or gateway.toml; repeatable.', collectSetting)
-      .action((options: { home?: string; set?: Record<string, string> }) => {
-        invocation = { command, home: expandHome(options.home ?? env.RPCGW_HOME ?? DEFAULT_HOME), flags: { ...options.set } };
-      });
-  configCommand('plugins', 'List the plugins the configuration loads: their namespaces, methods, and whether each is served.');
+      .option('--set <table.key=value>', 'Set any key of config.toml, app.toml or gateway.toml; repeatable.', collectSetting);
+    sub.action(invoke(command, named?.(sub) ?? new Map<string, string>()));
+  };
+  configCommand(
+    'plugins',
+    'List the plugins the configuration loads: their namespaces, methods, and whether each is served; exits 1 when start would refuse one (a route that collides).',
+    addConfigFlags,
+  );
   configCommand('worker', "Deliver the broadcast queue's transactions (on [queue] redis_url) to the upstream nodes; no RPC listener.");
 
   program.parse(argv, { from: 'node' });
   return invocation ?? program.help({ error: true });
+}
+
+/** Adds a flag per configuration key that has one (`--rpc.laddr`, `--json-rpc.api`, …) under its table's heading; returns option attribute → dotted key. */
+function addConfigFlags(command: Command): Map<string, string> {
+  const namedFlags = new Map<string, string>();
+  const order = Object.keys(HELP_GROUPS);
+  const rank = (table: string) => (order.includes(table) ? order.indexOf(table) : order.length);
+  for (const table of [...TABLE_NAMES].sort((a, b) => rank(a) - rank(b))) {
+    const spec = tableSpec(table);
+    const group = HELP_GROUPS[table] ?? `${spec.title} ([${table}], ${spec.file}):`;
+    for (const [key, keySpec] of Object.entries(spec.keys)) {
+      if (!keySpec.flag) continue;
+      const option = new Option(`--${table}.${key} ${keySpec.flag}`, `${keySpec.doc} (default: ${helpDefault(keySpec, spec.defaults[key])})`);
+      command.addOption(option.helpGroup(group));
+      namedFlags.set(option.attributeName(), `${table}.${key}`);
+    }
+  }
+  return namedFlags;
 }
 
 /** A key's built-in default as it would be typed after its flag. */

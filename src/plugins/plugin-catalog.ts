@@ -20,8 +20,12 @@ function served(entry: CatalogEntry, method: AnyMethod, config: AppConfig): bool
   return enabled && (!method.unsafe || config.rpc.unsafe);
 }
 
-/** What `rpc-gateway plugins` prints and `gateway_plugins` answers: each plugin, its methods, and what is served. */
-export function describePlugins(entries: readonly CatalogEntry[], config: AppConfig): JsonObject[] {
+/**
+ * What `rpc-gateway plugins` prints and `gateway_plugins` answers: each plugin, its methods, whether each is
+ * unsafe, WebSocket-only and served, and (the listing) who already serves a method start would refuse as a
+ * collision (`collides_with`: a built-in category or `plugin <name>`).
+ */
+export function describePlugins(entries: readonly CatalogEntry[], config: AppConfig, collisions: ReadonlyMap<AnyMethod, string> = new Map()): JsonObject[] {
   return entries.map((entry) => {
     const { manifest, spec } = entry.plugin;
     return {
@@ -30,7 +34,11 @@ export function describePlugins(entries: readonly CatalogEntry[], config: AppCon
       interface: manifest.interface,
       namespaces: [...manifest.namespaces],
       source: spec,
-      methods: entry.methods.map((method) => ({ name: method.name, unsafe: method.unsafe === true, served: served(entry, method, config) })),
+      methods: entry.methods.map((method) => {
+        const owner = collisions.get(method);
+        const flags = { name: method.name, unsafe: method.unsafe === true, websocket_only: method.websocketOnly === true };
+        return owner === undefined ? { ...flags, served: served(entry, method, config) } : { ...flags, served: false, collides_with: owner };
+      }),
     };
   });
 }

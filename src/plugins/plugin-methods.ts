@@ -2,7 +2,8 @@ import { ConfigError } from '../config/config-error';
 import { HandlerFailure, RpcError } from '../rpc/errors';
 import type { CallContext } from '../rpc/call-context';
 import type { AnyMethod } from '../rpc/method';
-import type { PluginLogger, PluginManifest } from './api';
+import type { PluginContext, PluginLogger, PluginManifest } from './api';
+import type { LoadedPlugin } from './loader';
 
 const NODE_ROUTE = /^[a-z][a-z0-9_]*$/;
 
@@ -57,8 +58,19 @@ function isolated(method: AnyMethod, sink: FailureSink): AnyMethod {
   } as AnyMethod;
 }
 
-/** A plugin's definitions, checked and isolated, ready for the registry. */
-export function pluginMethods(manifest: PluginManifest<unknown>, methods: readonly unknown[], sink: FailureSink): AnyMethod[] {
+/**
+ * A plugin's definitions, built by its `methods(context)` (a throw is one ConfigError line naming the plugin, its
+ * file and the cause), checked and isolated, ready for the registry.
+ */
+export function pluginMethods<C>(plugin: LoadedPlugin, context: PluginContext<C>, sink: FailureSink): AnyMethod[] {
+  const manifest = plugin.manifest;
+  let methods: unknown;
+  try {
+    methods = manifest.methods(context as PluginContext<unknown>);
+  } catch (err) {
+    const cause = err instanceof Error ? err.message : String(err);
+    invalid(manifest, `methods() threw: ${cause.split('\n')[0]} (${plugin.file})`);
+  }
   if (!Array.isArray(methods)) invalid(manifest, 'methods() expected to return an array of method definitions');
-  return methods.map((method) => isolated(check(manifest, method), sink));
+  return methods.map((method: unknown) => isolated(check(manifest, method), sink));
 }

@@ -85,7 +85,7 @@ function pluginProvider(plugin: LoadedPlugin): Provider {
         gateway,
       };
       const errors = metrics?.enabled ? metrics.families.plugins.errors.labels({ plugin: manifest.name }) : undefined;
-      catalog.entries.push({ plugin, methods: pluginMethods(manifest, manifest.methods(context), { logger, count: () => errors?.inc() }) });
+      catalog.entries.push({ plugin, methods: pluginMethods(plugin, context, { logger, count: () => errors?.inc() }) });
       return manifest.name;
     },
   };

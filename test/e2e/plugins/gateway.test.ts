@@ -67,7 +67,7 @@ describe('on the embedded devnet, opened by the operator', () => {
     const plugins: any[] = await evmResult(gw, 'gateway_plugins');
     const gateway = plugins.find((p) => p.name === 'gateway');
     expect(gateway).toMatchObject({ interface: 'evm', namespaces: ['gateway'] });
-    expect(gateway.methods).toEqual(METHODS.map((name) => ({ name, unsafe: true, served: true })));
+    expect(gateway.methods).toEqual(METHODS.map((name) => ({ name, unsafe: true, websocket_only: false, served: true })));
     const cosmos = plugins.find((p) => p.name === 'cosmos');
     expect(cosmos).toMatchObject({ interface: 'node', namespaces: ['cosmos'] });
     expect(cosmos.methods.map((m: any) => m.name).sort()).toEqual(['evm_tx_hash', 'tx_by_evm_hash']);

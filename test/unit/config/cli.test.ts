@@ -185,4 +185,12 @@ describe('rpc-gateway plugins', () => {
   it('takes --home and --set', () => {
     expect(run(['plugins', '--home', '/h', '--set', 'plugins.load=./p']).invocation).toEqual({ command: 'plugins', home: '/h', flags: { 'plugins.load': './p' } });
   });
+
+  it("takes start's flags, --json-rpc.api among them", () => {
+    expect(run(['plugins', '--home', '/h', '--json-rpc.api', 'eth,hello', '--rpc.unsafe', 'true']).invocation).toEqual({
+      command: 'plugins',
+      home: '/h',
+      flags: { 'json-rpc.api': 'eth,hello', 'rpc.unsafe': 'true' },
+    });
+  });
 });
