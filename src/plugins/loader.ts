@@ -54,9 +54,30 @@ function fail(spec: string, expected: string): never {
   throw new ConfigError(`${LABEL} load = ${JSON.stringify(spec)}: expected ${expected}`);
 }
 
-/** The manifest a module exports (as `default`, or as the module itself), checked field by field. */
-function manifestOf(spec: string, exported: unknown): PluginManifest<unknown> {
+/**
+ * The manifests a module exports (as `default`, or as the module itself): one, an array of them, or
+ * `{ evm, node }` (a package that extends both interfaces; either may be left out).
+ */
+function manifestsOf(spec: string, exported: unknown): PluginManifest<unknown>[] {
   const m = (exported as { default?: unknown } | null)?.default ?? exported;
+  if (Array.isArray(m)) {
+    if (m.length === 0) fail(spec, 'a module exporting a plugin manifest (definePlugin({...})), not an empty array');
+    return m.map((one) => manifestOf(spec, one));
+  }
+  const pair = m as { name?: unknown; evm?: unknown; node?: unknown } | null;
+  if (typeof pair === 'object' && pair !== null && pair.name === undefined && (pair.evm !== undefined || pair.node !== undefined)) {
+    return (['evm', 'node'] as const).flatMap((rpc) => {
+      if (pair[rpc] === undefined) return [];
+      const manifest = manifestOf(spec, pair[rpc]);
+      if (manifest.interface !== rpc) fail(spec, `plugin ${manifest.name} under "${rpc}" to extend "${rpc}" (it names ${JSON.stringify(manifest.interface)})`);
+      return [manifest];
+    });
+  }
+  return [manifestOf(spec, m)];
+}
+
+/** One manifest, checked field by field. */
+function manifestOf(spec: string, m: unknown): PluginManifest<unknown> {
   if (typeof m !== 'object' || m === null) fail(spec, 'a module exporting a plugin manifest (definePlugin({...}))');
   const manifest = m as Partial<PluginManifest<unknown>>;
   if (typeof manifest.name !== 'string' || !NAME.test(manifest.name)) fail(spec, `a manifest name matching ${NAME} (got ${JSON.stringify(manifest.name)})`);
@@ -99,16 +120,17 @@ export function loadPlugins(settings: GatewayOwnConfig['plugins'], home: string)
     } catch (err) {
       fail(spec, `a module that loads (it threw: ${(err as Error).message.split('\n')[0]})`);
     }
-    const manifest = manifestOf(spec, exported);
-    if (loaded.some((p) => p.manifest.name === manifest.name)) fail(spec, `one plugin named ${manifest.name} (it is loaded twice)`);
-    for (const namespace of manifest.namespaces) {
-      const key = `${manifest.interface}:${namespace}`;
-      if (builtIn(manifest.interface).has(namespace)) fail(spec, `plugin ${manifest.name}'s namespace ${namespace} not to be a built-in one`);
-      const owner = owners.get(key);
-      if (owner !== undefined) fail(spec, `plugin ${manifest.name}'s namespace ${namespace} not to be plugin ${owner}'s too`);
-      owners.set(key, manifest.name);
+    for (const manifest of manifestsOf(spec, exported)) {
+      if (loaded.some((p) => p.manifest.name === manifest.name)) fail(spec, `one plugin named ${manifest.name} (it is loaded twice)`);
+      for (const namespace of manifest.namespaces) {
+        const key = `${manifest.interface}:${namespace}`;
+        if (builtIn(manifest.interface).has(namespace)) fail(spec, `plugin ${manifest.name}'s namespace ${namespace} not to be a built-in one`);
+        const owner = owners.get(key);
+        if (owner !== undefined) fail(spec, `plugin ${manifest.name}'s namespace ${namespace} not to be plugin ${owner}'s too`);
+        owners.set(key, manifest.name);
+      }
+      loaded.push({ manifest, spec, file, config: validateTable(manifest, settings.tables[manifest.name] ?? {}) });
     }
-    loaded.push({ manifest, spec, file, config: validateTable(manifest, settings.tables[manifest.name] ?? {}) });
   }
   const unknown = Object.keys(settings.tables).filter((name) => !loaded.some((p) => p.manifest.name === name));
   if (unknown.length > 0) throw new ConfigError(`config/gateway.toml: [plugins.${unknown[0]}]: expected the table of a loaded plugin (loaded: ${loaded.map((p) => p.manifest.name).join(', ') || 'none'})`);
