@@ -95,6 +95,11 @@ export function declareFamilies(registry: Registry, prefix: string) {
     },
     plugins: {
       errors: counter('plugin_errors_total', 'Plugin method calls that failed with an unexpected error (the caller got an internal error).', ['plugin']),
+      blocks: counter(
+        'plugin_event_loop_blocks_total',
+        'Plugin method calls whose handler held the event loop past the blocking threshold (100 ms) in one synchronous stretch: every other call waited meanwhile.',
+        ['plugin', 'method'],
+      ),
     },
   };
 }

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { ConfigError } from '../config/config-error';
 import { HandlerFailure, RpcError } from '../rpc/errors';
 import type { CallContext } from '../rpc/call-context';
@@ -7,10 +8,17 @@ import type { LoadedPlugin } from './loader';
 
 const NODE_ROUTE = /^[a-z][a-z0-9_]*$/;
 
-/** Where a plugin's unexpected failures go: its log (once per failure, with its name) and a counter. */
+/** A synchronous stretch of a handler this long (ms) blocks the event loop: logged once per method, counted. */
+export const BLOCKING_THRESHOLD_MS = 100;
+
+/**
+ * Where a plugin's unexpected failures go: its log (once per failure, with its name) and a counter; and
+ * its handlers that block the event loop: its log (once per method) and a counter by method.
+ */
 export interface FailureSink {
   readonly logger: PluginLogger;
   count(): void;
+  blocked?(method: string): void;
 }
 
 function invalid(manifest: PluginManifest<unknown>, what: string): never {
@@ -35,8 +43,22 @@ function check(manifest: PluginManifest<unknown>, method: unknown): AnyMethod {
 /**
  * A plugin method whose unexpected failure (anything but an RpcError it meant to answer) is logged once
  * with the plugin's name and counted, and answers only its caller with the interface's internal error.
+ * The synchronous stretch of each call (the handler up to its first await, or all of it) is timed: one of
+ * BLOCKING_THRESHOLD_MS or more held the event loop, every other call waited; it is counted, and logged
+ * the first time for the method.
  */
 function isolated(method: AnyMethod, sink: FailureSink): AnyMethod {
+  let reported = false;
+  const held = (started: number): void => {
+    const ms = performance.now() - started;
+    if (ms < BLOCKING_THRESHOLD_MS) return;
+    sink.blocked?.(method.name);
+    if (reported) return;
+    reported = true;
+    sink.logger.warn(
+      `${method.name} blocked the event loop for ${Math.round(ms)} ms (over ${BLOCKING_THRESHOLD_MS} ms in one synchronous stretch; every other call waited): move its work off the loop. Logged once; counted in plugin_event_loop_blocks_total`,
+    );
+  };
   const failed = (err: unknown): never => {
     if (err instanceof RpcError) throw err;
     sink.logger.error(`${method.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -48,11 +70,14 @@ function isolated(method: AnyMethod, sink: FailureSink): AnyMethod {
   return {
     ...method,
     handler: (args: never, ctx: CallContext) => {
+      const started = performance.now();
       try {
         const result = handler(args, ctx);
         return result instanceof Promise ? result.catch(failed) : result;
       } catch (err) {
         return failed(err);
+      } finally {
+        held(started);
       }
     },
   } as AnyMethod;

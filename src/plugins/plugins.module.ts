@@ -84,8 +84,10 @@ function pluginProvider(plugin: LoadedPlugin): Provider {
         metrics: pluginMetrics(metrics),
         gateway,
       };
-      const errors = metrics?.enabled ? metrics.families.plugins.errors.labels({ plugin: manifest.name }) : undefined;
-      catalog.entries.push({ plugin, methods: pluginMethods(plugin, context, { logger, count: () => errors?.inc() }) });
+      const families = metrics?.enabled ? metrics.families.plugins : undefined;
+      const errors = families?.errors.labels({ plugin: manifest.name });
+      const sink = { logger, count: () => errors?.inc(), blocked: (method: string) => families?.blocks.inc({ plugin: manifest.name, method }) };
+      catalog.entries.push({ plugin, methods: pluginMethods(plugin, context, sink) });
       return manifest.name;
     },
   };
