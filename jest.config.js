@@ -19,7 +19,4 @@ module.exports = {
     }],
   },
   testTimeout: 30000,
-  // CosmJS's ReconnectingSocket re-arms its reconnect timer after disconnect(), so one client left
-  // behind keeps the process alive forever; end the run once every suite has finished.
-  forceExit: true,
 };
