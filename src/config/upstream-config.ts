@@ -62,6 +62,10 @@ export interface UpstreamSettings {
   batch_max_size: number;
   /** How long a call waits for others to share its batch; 0 = those of the same event-loop turn only. */
   batch_max_wait: number;
+  /** Most subscription sockets (CometBFT subscription clients) open to one node upstream. */
+  max_subscription_clients: number;
+  /** Most subscriptions on one of them: the upstream's own `[rpc] max_subscriptions_per_client`. */
+  max_subscriptions_per_client: number;
 }
 
 export interface UpstreamConfig {
@@ -88,6 +92,8 @@ export const UPSTREAM_DEFAULTS: Readonly<UpstreamSettings> = {
   logs_chunk_blocks: 2_000,
   batch_max_size: 1,
   batch_max_wait: 0,
+  max_subscription_clients: 10,
+  max_subscriptions_per_client: 5,
 };
 
 const DURATION_KEYS = new Set<keyof UpstreamSettings>([
@@ -129,6 +135,8 @@ class SettingsSchema implements UpstreamSettings {
   @Int(1, 'an integer >= 1') logs_chunk_blocks!: number;
   @Int(1, 'an integer from 1 to 1000', 1000) batch_max_size!: number;
   @Int(0, 'a duration >= 0') batch_max_wait!: number;
+  @Int(1, 'an integer >= 1') max_subscription_clients!: number;
+  @Int(1, 'an integer >= 1') max_subscriptions_per_client!: number;
 }
 
 class NodeSchema implements UpstreamNodeConfig {

@@ -4,14 +4,21 @@
  * (NewBlockHeader) runs while any query without an event at every height does, so a height gap after
  * an upstream switch is seen and filled from `block` + `block_results`; copies of an event (overlapping
  * queries, an upstream replaying heights the previous one sent) are published once.
+ *
+ * The upstream subscriptions share sockets within a budget (`[upstream] max_subscription_clients`
+ * sockets per upstream, `max_subscriptions_per_client` subscriptions per socket): at most that many
+ * distinct queries, the head query included, are fed at once, so all of them fit on any one upstream
+ * after a failover. A client query past it gets CometBFT's own `max_subscription_clients N reached`.
  */
 import { Logger } from '@nestjs/common';
 import type { BusEvent, EventBus } from '../../events';
 import { block as blockMethod, block_results, status } from '../../node-rpc/definitions';
+import { ApplicationError } from '../../rpc/errors';
 import type { Invoker } from '../../rpc/invoker';
 import { eventHeight, eventIdentity, heightOnlyNewBlock, synthesizeBlockEvents } from './block-event-synth';
 import type { Upstream } from './upstream';
 import type { UpstreamPool } from './upstream-pool';
+import { SubscriptionSockets, type Slot, type SlotSink } from './subscription-sockets';
 import { UpstreamSubscription, type SubscriptionHost, type UpstreamEvent } from './upstream-subscription';
 
 const HEAD_QUERY = "tm.event = 'NewBlockHeader'";
@@ -32,6 +39,10 @@ export class WsMultiplexer implements SubscriptionHost {
   private readonly logger = new Logger('WsMultiplexer');
   private readonly feeds = new Map<string, Feed>();
   private readonly seen = new Set<string>();
+  private readonly sockets = new SubscriptionSockets(() => ({
+    clients: this.pool.settings.max_subscription_clients,
+    perClient: this.pool.settings.max_subscriptions_per_client,
+  }));
   /** Highest block height whose events were published (0 until the first). */
   private lastHeight = 0n;
   /** Events are handled one at a time, so a backfill keeps heights in order. */
@@ -58,6 +69,12 @@ export class WsMultiplexer implements SubscriptionHost {
     clearInterval(this.placementTimer);
     for (const f of this.feeds.values()) f.subscription.close();
     this.feeds.clear();
+    this.sockets.closeAll();
+  }
+
+  /** Subscription sockets open now, per upstream name: the subscriptions on each (metrics, tests). */
+  socketUsage(): Record<string, number[]> {
+    return this.sockets.usage();
   }
 
   /** Upstream subscriptions open now (metrics, tests). */
@@ -91,6 +108,14 @@ export class WsMultiplexer implements SubscriptionHost {
 
   unavailable(): Error {
     return this.pool.unavailable();
+  }
+
+  attach(u: Upstream, query: string, sink: SlotSink): Promise<Slot> {
+    return this.sockets.attach(u, query, sink);
+  }
+
+  budgetSpent(): Error {
+    return new ApplicationError(`max_subscription_clients ${this.pool.settings.max_subscription_clients} reached`);
   }
 
   onSocketFailure(from: Upstream): void {
@@ -142,6 +167,8 @@ export class WsMultiplexer implements SubscriptionHost {
   private async acquire(query: string): Promise<void> {
     let feed = this.feeds.get(query);
     if (!feed) {
+      const { max_subscription_clients: clients, max_subscriptions_per_client: perClient } = this.pool.settings;
+      if (this.feeds.size >= clients * perClient) throw this.budgetSpent();
       const subscription = new UpstreamSubscription(query, this, this.pool.settings.health_check_interval, PER_BLOCK_QUERIES.has(query));
       const ready = subscription.open();
       feed = { subscription, refs: 0, ready };
