@@ -44,7 +44,7 @@ describe('a plugin method that blocks the event loop', () => {
     const logger = { debug: () => undefined, log: () => undefined, error: () => undefined, warn: (m: string) => void warnings.push(m) };
     const counted: string[] = [];
     const [spin] = pluginMethods(plugin, {} as PluginContext<unknown>, { logger, count: () => undefined, blocked: (m) => void counted.push(m) });
-    const handler = spin.handler as (args: { ms: number }, ctx: never) => unknown;
+    const handler = spin.handler as unknown as (args: { ms: number }, ctx: never) => unknown;
     handler({ ms: BLOCKING_THRESHOLD_MS + 20 }, undefined as never);
     handler({ ms: BLOCKING_THRESHOLD_MS + 20 }, undefined as never);
     handler({ ms: 1 }, undefined as never);
