@@ -1,5 +1,5 @@
 import type { Body, Message } from '../rpc/envelope';
-import { arrayElements, memberText, skipWhitespace, valueEnd } from '../rpc/json-scan';
+import { arrayElements, MAX_JSON_DEPTH, memberText, nestedDeeperThan, skipWhitespace, valueEnd } from '../rpc/json-scan';
 import { goMembers, isObject } from './codec/go-json';
 import { EvmParseError, InvalidMessageError } from './evm-errors';
 
@@ -38,6 +38,8 @@ function classify(raw: string, value: unknown): Message {
 export function parseEvmBody(text: string): Body {
   const start = skipWhitespace(text, 0);
   if (start === text.length) return { kind: 'empty' };
+  // Refused before it is parsed (MAX_JSON_DEPTH): go-ethereum's decoder stops deep values too.
+  if (nestedDeeperThan(text, start, MAX_JSON_DEPTH)) return { kind: 'error', error: new EvmParseError() };
   let raw: string;
   let value: unknown;
   try {

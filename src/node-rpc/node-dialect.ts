@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { CallContext, JsonText, Transport } from '../rpc/call-context';
 import { frame, type Dialect, type Limit, type RpcRequest } from '../rpc/dialect';
 import { errorAnswer, type Body, type Message } from '../rpc/envelope';
+import { MAX_JSON_DEPTH, nestedDeeperThan, skipWhitespace } from '../rpc/json-scan';
 import { HandlerFailure, LimitError, RpcError, type KeyRefusal, type RateLimitedError } from '../rpc/errors';
 import { BatchTooLargeError, NodeInternalError, NodeParseError, NodeRateLimitedError, NodeUnauthorizedError, toNodeError } from './node-errors';
 import { decodeNodeParams } from './params/node-params';
@@ -37,6 +38,8 @@ export class NodeDialect implements Dialect {
   private readonly logger = new Logger('NodeRpc');
 
   parse(text: string, transport: Transport): Body {
+    // Refused before it is parsed: a value nested this deep is built by nothing but an attack.
+    if (nestedDeeperThan(text, skipWhitespace(text, 0), MAX_JSON_DEPTH)) return { kind: 'error', error: new NodeParseError(`exceeded max depth (${MAX_JSON_DEPTH})`) };
     let json: unknown;
     try {
       json = JSON.parse(text);

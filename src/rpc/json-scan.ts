@@ -92,3 +92,32 @@ export function memberText(object: string, key: string): string | undefined {
   }
   return found;
 }
+
+/**
+ * The deepest nesting of arrays and objects a request may have. Nothing a client sends needs more than
+ * a few levels (eth_getLogs topics: 3; typed data and state overrides: under 10), and 900 levels stay
+ * a wrong type, as on a real node; but V8's JSON.stringify and any decoder that walks a value recursively
+ * overflow the stack a few thousand levels down (a 100,000-deep param was an internal error and a stack
+ * in the log). go-ethereum's and CometBFT's decoders stop at 10,000.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/**
+ * Whether the first JSON value of `text`, from `start`, nests arrays and objects deeper than `max`:
+ * one pass over the text up to where that value closes (or the text ends), building nothing.
+ */
+export function nestedDeeperThan(text: string, start: number, max: number): boolean {
+  let depth = 0;
+  for (let j = start; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c === QUOTE) {
+      j = stringEnd(text, j) - 1;
+      if (j < 0) return false;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      if (--depth <= 0) return false;
+    } else if (depth === 0 && !isWhitespace(c)) return false;
+  }
+  return false;
+}

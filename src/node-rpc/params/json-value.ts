@@ -13,6 +13,17 @@ function jsonKind(value: unknown): string {
   return typeof value === 'boolean' ? 'bool' : typeof value;
 }
 
+/** A value as it appears in an error message: its JSON, at most 64 characters, never a thrown error. */
+function shown(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = jsonKind(value);
+  }
+  return text.length > 64 ? `${text.slice(0, 61)}...` : text;
+}
+
 /** Parses a decimal integer text for an int kind, with Go's overflow message. */
 export function parseInteger(text: string, type: 'int64' | 'int' | 'uint', raw: string): bigint | number {
   const value = BigInt(text);
@@ -78,7 +89,7 @@ export function fromJsonValue(value: unknown, type: NodeParamType): unknown {
       }
       return decodeBase64(value);
     case 'hexbytes':
-      if (typeof value !== 'string') throw new CodecError(`invalid hex string: ${JSON.stringify(value)}`);
+      if (typeof value !== 'string') throw new CodecError(`invalid hex string: ${shown(value)}`);
       return decodeHex(value);
     case 'strings':
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {

@@ -1,8 +1,18 @@
 import type { IncomingMessage } from 'node:http';
 
 /**
- * Reads a request body as UTF-8 text; `done` gets undefined, and reading stops, once it exceeds
- * `limit` bytes. A connection lost mid-body never calls `done` (there is no one left to answer).
+ * How much of a body over its limit is read and thrown away before it is answered. A client still
+ * sending when the server closes the connection gets a reset (undici's fetch: EPIPE) instead of the
+ * answer; so the rest of the body is discarded (kept nowhere) until it ends, and only past this many
+ * bytes is the answer sent while the client still sends. The listener's read timeout bounds it in time.
+ */
+export const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads a request body as UTF-8 text; `done` gets undefined once it exceeds `limit` bytes: after the
+ * rest of the body was read and discarded (up to `DISCARD_MAX_BYTES` more), so that the client is
+ * reading when it is answered. A connection lost mid-body never calls `done` (there is no one left to
+ * answer).
  */
 export function readBody(req: IncomingMessage, limit: number, done: (text: string | undefined) => void): void {
   const chunks: Buffer[] = [];
@@ -10,13 +20,31 @@ export function readBody(req: IncomingMessage, limit: number, done: (text: strin
   const onData = (chunk: Buffer): void => {
     size += chunk.length;
     if (size > limit) {
+      chunks.length = 0;
       req.off('data', onData);
       req.off('end', onEnd);
-      return done(undefined);
+      return discard(req, size, done);
     }
     chunks.push(chunk);
   };
   const onEnd = (): void => done(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
   req.on('data', onData);
   req.on('end', onEnd);
+}
+
+/** Reads and drops the rest of a body over its limit, then calls `done(undefined)`. */
+function discard(req: IncomingMessage, read: number, done: (text: undefined) => void): void {
+  let answered = false;
+  const answer = (): void => {
+    if (answered) return;
+    answered = true;
+    req.off('data', onData);
+    done(undefined);
+  };
+  const onData = (chunk: Buffer): void => {
+    read += chunk.length;
+    if (read > DISCARD_MAX_BYTES) answer();
+  };
+  req.on('data', onData);
+  req.once('end', answer);
 }
