@@ -1,11 +1,14 @@
 import type { IncomingMessage } from 'node:http';
-import type { Caller } from '../rpc/call-context';
+import type { CallContext, Caller, Transport } from '../rpc/call-context';
 import type { Dialect } from '../rpc/dialect';
-import type { RpcError } from '../rpc/errors';
+import { RateLimitedError, type RpcError } from '../rpc/errors';
 import type { RpcInterface } from '../rpc/registration';
 import { keyRefusalStatus, type AccessService, type Admission, type IpCapKind } from './access.service';
 import { normalizeIp } from './client-address';
 import { splitKeyPath } from './key-path';
+
+/** What a body that does not parse counts as against the rate rules: a call of no method. */
+const UNPARSED = { method: '', params: undefined, id: null } as const;
 
 /** Why a request is not served: the HTTP status and the JSON-RPC error of the answer. */
 export interface Refusal {
@@ -51,6 +54,32 @@ export class Door<Turned = never> {
     if (this.access === undefined) return this.settle(req, url, { caller: { ip: normalizeIp(req.socket.remoteAddress ?? 'unix') } });
     const admission = this.access.admit(req, key);
     return admission instanceof Promise ? admission.then((a) => this.settle(req, url, a)) : this.settle(req, url, admission);
+  }
+
+  /**
+   * A body that did not parse costs its caller one call all the same, counted under the name `''`: every
+   * rule whose globs match any method (`*`) counts it, as it counts an unknown method. Resolves with the
+   * dialect's rate-limit error when that call is over budget (the transport answers it instead of the
+   * parse error: HTTP 429), undefined otherwise or when no rule applies.
+   */
+  chargeUnparsed(caller: Caller, transport: Transport, remote: string): RateLimitedError | undefined | Promise<RateLimitedError | undefined> {
+    const gate = this.access?.gate;
+    if (gate === undefined) return undefined;
+    const ctx: CallContext = { transport, remote, caller, requestId: null };
+    try {
+      const taken = gate(UNPARSED, ctx);
+      return taken?.then(
+        () => undefined,
+        (err: unknown) => this.limited(err),
+      );
+    } catch (err) {
+      return this.limited(err);
+    }
+  }
+
+  private limited(err: unknown): RateLimitedError | undefined {
+    if (err instanceof RateLimitedError) return this.dialect.rateLimited(err.limit, err.retryAfterMs);
+    return undefined;
   }
 
   private settle(req: IncomingMessage, url: string, admission: Admission): Pass<Turned> {

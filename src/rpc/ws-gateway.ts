@@ -39,6 +39,7 @@ const STATUS_TEXT = { 401: 'Unauthorized', 429: 'Too Many Requests', 503: 'Servi
 export abstract class JsonRpcWsGateway implements OnGatewayInit<WebSocketServer>, OnGatewayConnection<WebSocket> {
   private server: WebSocketServer | undefined;
   private readonly sessions = new WeakMap<WebSocket, WsSession>();
+  private readonly open = new Set<WsRpcConnection>();
 
   protected constructor(
     private readonly engine: RpcEngine,
@@ -78,12 +79,36 @@ export abstract class JsonRpcWsGateway implements OnGatewayInit<WebSocketServer>
       if (err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.options.onOversized?.();
       ws.terminate();
     });
+    this.open.add(connection);
+    connection.onClose(() => this.open.delete(connection));
+    // At most WS_MAX_IN_FLIGHT messages served at once, each until its answer is queued: past that, or
+    // past the connection's outbound byte budget, the socket is not read.
     ws.on('message', (data: RawData) => {
       const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
-      void this.engine
-        .handle(bytes.toString('utf8'), { transport: 'ws', remote, caller, bytes: bytes.length, connection })
-        .then((reply) => (reply.body === undefined ? undefined : connection.send(reply.body)));
+      connection.dispatch(() => this.serve(bytes, remote, caller, connection));
     });
+  }
+
+  /** What the open connections hold: bytes queued to write, messages served and waiting (summed). */
+  get load(): { readonly outboundBytes: number; readonly inFlight: number; readonly waiting: number } {
+    let outboundBytes = 0;
+    let inFlight = 0;
+    let waiting = 0;
+    for (const connection of this.open) {
+      outboundBytes += connection.outboundBytes;
+      inFlight += connection.inbound.inFlight;
+      waiting += connection.inbound.waiting;
+    }
+    return { outboundBytes, inFlight, waiting };
+  }
+
+  /** One message: the engine's reply, queued on the connection (awaiting room when the queue is full). */
+  private async serve(bytes: Buffer, remote: string, caller: Caller, connection: WsRpcConnection): Promise<unknown> {
+    const reply = await this.engine.handle(bytes.toString('utf8'), { transport: 'ws', remote, caller, bytes: bytes.length, connection });
+    // A message that does not parse costs its rate budget too: over it, the limit's error instead.
+    const limited = reply.failed ? await this.door.chargeUnparsed(caller, 'ws', remote) : undefined;
+    const body = limited ? errorAnswer(this.engine.dialect.bodyErrorId, limited) : reply.body;
+    return body === undefined ? undefined : connection.send(body);
   }
 
   /** Graceful stop: every WebSocket is closed with 1001; those not gone within `graceMs` are cut. */

@@ -142,7 +142,11 @@ export class NodeHttpTransport implements OnModuleInit {
   }
 
   private async jsonRpc(req: IncomingMessage, res: ServerResponse, caller: Caller, body: string, cors: HeaderList): Promise<void> {
-    const reply = await this.engine.handle(body, { transport: 'jsonrpc', remote: remoteOf(req), caller, bytes: Buffer.byteLength(body), correlationId: this.requestId(req) });
+    const remote = remoteOf(req);
+    const reply = await this.engine.handle(body, { transport: 'jsonrpc', remote, caller, bytes: Buffer.byteLength(body), correlationId: this.requestId(req) });
+    // A body that does not parse costs its rate budget too: over it, 429 instead of the parse error.
+    const limited = reply.failed ? await this.door.chargeUnparsed(caller, 'jsonrpc', remote) : undefined;
+    if (limited) return send(res, 429, [...cors, ...serverTime(), 'Content-Type', JSON_TYPE, 'Retry-After', retryAfterSeconds(limited.retryAfterMs)], errorAnswer(undefined, limited));
     if (reply.body === undefined) return send(res, 200, [...cors, ...serverTime()], '');
     // CometBFT refuses an oversized batch in a middleware that runs before its headers are set.
     const headers = [...cors, ...(reply.refused ? [] : serverTime()), 'Content-Type', JSON_TYPE];

@@ -79,28 +79,33 @@ export class EvmHttpTransport implements OnModuleInit {
   }
 
   private serve(req: IncomingMessage, res: ServerResponse, caller: Caller, text: string, cors: HeaderList): void {
-    const socket = req.socket;
-    const timeoutMs = this.config.jsonRpc['http-timeout'];
-    this.engine
-      .handle(text, {
-        transport: 'jsonrpc',
-        remote: `${socket.remoteAddress ?? 'unix'}:${socket.remotePort ?? 0}`,
-        caller,
-        bytes: Buffer.byteLength(text),
-        deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined,
-      })
-      .then(
-        (reply) => {
-          // A string goes out in one write with the head (node:http joins them; a Buffer would take two).
-          const body = reply.body === undefined ? '' : reply.body + '\n';
-          // go-ethereum's media type, with no charset parameter. Every call refused at a rate limit: 429.
-          const limited = reply.retryAfterMs === undefined ? [] : ['Retry-After', retryAfterSeconds(reply.retryAfterMs)];
-          res.writeHead(limited.length > 0 ? 429 : 200, ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body)), ...limited, ...cors]);
-          res.end(body);
-        },
-        (err: Error) => httpError(res, 400, err.message, cors),
-      );
+    this.answer(res, caller, text, remoteOf(req), cors).catch((err: Error) => httpError(res, 400, err.message, cors));
   }
+
+  private async answer(res: ServerResponse, caller: Caller, text: string, remote: string, cors: HeaderList): Promise<void> {
+    const timeoutMs = this.config.jsonRpc['http-timeout'];
+    const reply = await this.engine.handle(text, {
+      transport: 'jsonrpc',
+      remote,
+      caller,
+      bytes: Buffer.byteLength(text),
+      deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined,
+    });
+    // A body that does not parse costs its rate budget too: over it, the limit's error instead.
+    const limited = reply.failed ? await this.door.chargeUnparsed(caller, 'jsonrpc', remote) : undefined;
+    // A string goes out in one write with the head (node:http joins them; a Buffer would take two).
+    const answer = limited ? errorAnswer('null', limited) : reply.body;
+    const body = answer === undefined ? '' : answer + '\n';
+    // go-ethereum's media type, with no charset parameter. Every call refused at a rate limit: 429.
+    const retryAfterMs = limited?.retryAfterMs ?? reply.retryAfterMs;
+    const retry = retryAfterMs === undefined ? [] : ['Retry-After', retryAfterSeconds(retryAfterMs)];
+    res.writeHead(retry.length > 0 ? 429 : 200, ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body)), ...retry, ...cors]);
+    res.end(body);
+  }
+}
+
+function remoteOf(req: IncomingMessage): string {
+  return `${req.socket.remoteAddress ?? 'unix'}:${req.socket.remotePort ?? 0}`;
 }
 
 /** Evmos' routes: only `POST /` is served; another path is 404, another method on `/` 405. */
