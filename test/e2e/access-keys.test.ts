@@ -141,15 +141,16 @@ describe('with a keys file (TOML)', () => {
     await ws.close();
   });
 
+  // A debug tracer: the runtime methods are closed to everyone without enable-profiling.
   it("a key's extra namespace (debug for one team): served to it on every transport, not to others", async () => {
     const team = { 'x-api-key': TEAM_KEY };
-    expect((await postWith(gw.evmHttpUrl!, rpc('debug_gcStats', []), team)).json.result).toBeDefined();
-    const other = await postWith(gw.evmHttpUrl!, rpc('debug_gcStats', []), { 'x-api-key': PLAIN_KEY });
-    expect(other.json.error).toEqual({ code: -32601, message: 'the method debug_gcStats does not exist/is not available' });
-    const batch = await postWith(gw.evmHttpUrl!, [rpc('debug_gcStats', [], 1), rpc('eth_chainId', [], 2)], team);
+    expect((await postWith(gw.evmHttpUrl!, rpc('debug_traceBlockByNumber', ['0x1', {}]), team)).json.result).toBeDefined();
+    const other = await postWith(gw.evmHttpUrl!, rpc('debug_traceBlockByNumber', ['0x1', {}]), { 'x-api-key': PLAIN_KEY });
+    expect(other.json.error).toEqual({ code: -32601, message: 'the method debug_traceBlockByNumber does not exist/is not available' });
+    const batch = await postWith(gw.evmHttpUrl!, [rpc('debug_traceBlockByNumber', ['0x1', {}], 1), rpc('eth_chainId', [], 2)], team);
     expect(batch.json[0].result).toBeDefined();
     const ws = await PipelineSocket.connect(`${gw.evmWsUrl}/key/${TEAM_KEY}`);
-    ws.pipeline([rpc('debug_gcStats', [], 7)]);
+    ws.pipeline([rpc('debug_traceBlockByNumber', ['0x1', {}], 7)]);
     expect((await ws.collect(1))[0].result).toBeDefined();
     await ws.close();
   });
