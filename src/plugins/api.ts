@@ -101,6 +101,28 @@ export interface GatewayView {
   queue(): Promise<QueueStatus>;
 }
 
+/**
+ * Subscriptions of a plugin's `websocketOnly` methods, made and ended exactly as built-in ones are: counted by
+ * the per-client caps and the subscriptions gauge, ended by the interface's own unsubscribe and by the
+ * connection's close.
+ */
+export interface PluginSubscriptions {
+  /**
+   * Opens a subscription on the calling client's WebSocket (`call`: the handler's call context). `name` is,
+   * on the EVM RPC, the subscription's kind (a fixed word: the `kind` label of rpcgw_subscriptions); on the node
+   * RPC, the client's query text (what its `unsubscribe` names; parsed, checked against `[rpc]`'s caps and
+   * `already subscribed`). `start` gets `push(result)` (one notification; resolves as the connection's send
+   * does) and `end(reason)` (ends the subscription, telling the client), and returns what stops the plugin's
+   * source. Returns the subscription's id: on the EVM RPC the handler answers it (eth_unsubscribe takes it);
+   * the node RPC's handler answers `{}`. Throws the interface's error (a cap, no WebSocket) as built-ins do.
+   */
+  open(
+    call: CallContext,
+    name: string,
+    start: (push: (result: Json) => Promise<boolean> | undefined, end: (reason: string) => void) => () => void,
+  ): string;
+}
+
 /** What a plugin's methods are built with. `C` is its own config table, as its `config.validate` returns it. */
 export interface PluginContext<C> {
   /** The plugin's name. */
@@ -115,6 +137,8 @@ export interface PluginContext<C> {
   readonly addressHistory?: AddressHistoryIndex;
   /** The gateway's event bus: node events (NewBlock, Tx, …) with their attributes; see `parseQuery`. */
   readonly events: EventBus;
+  /** Subscriptions through the interface's own registry (the ids its unsubscribe knows, its caps). */
+  readonly subscriptions: PluginSubscriptions;
   readonly logger: PluginLogger;
   readonly metrics: PluginMetrics;
   readonly gateway: GatewayView;

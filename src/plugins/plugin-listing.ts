@@ -3,7 +3,7 @@ import type { EventBus } from '../events/event-bus';
 import { MethodRegistry } from '../rpc/method-registry';
 import type { JsonObject } from '../rpc/json';
 import type { AnyMethod } from '../rpc/method';
-import type { PluginContext, PluginInvoker } from './api';
+import type { PluginContext, PluginInvoker, PluginSubscriptions } from './api';
 import { builtInNodeRoutes } from './built-in-methods';
 import { GatewayViewService } from './gateway-view';
 import type { LoadedPlugin } from './loader';
@@ -38,6 +38,7 @@ export function listPlugins(plugins: readonly LoadedPlugin[], config: AppConfig)
       node: idle<PluginInvoker>('node'),
       evm: idle<PluginInvoker>('evm'),
       events: idle<EventBus>('events'),
+      subscriptions: idle<PluginSubscriptions>('subscriptions'),
       logger: silent,
       metrics: pluginMetrics(undefined),
       gateway,

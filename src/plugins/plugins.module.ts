@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, Module, type DynamicModule, type OnModuleInit, type Provider } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { BACKEND_SERVICES, type BackendServices } from '../backends/backend-services';
 import { ConfigError } from '../config/config-error';
 import { GatewayConfigService } from '../config/gateway-config.service';
@@ -16,6 +17,7 @@ import type { LoadedPlugin } from './loader';
 import type { CatalogEntry } from './plugin-catalog';
 import { pluginMethods } from './plugin-methods';
 import { pluginMetrics } from './plugin-metrics';
+import { pluginSubscriptions } from './plugin-subscriptions';
 
 /**
  * The loaded plugins and their methods (what the operator's view lists). It registers them once every
@@ -61,6 +63,7 @@ function pluginProvider(plugin: LoadedPlugin): Provider {
       EventBus,
       GatewayViewService,
       PluginCatalog,
+      ModuleRef,
       { token: MetricsService, optional: true },
     ],
     useFactory: (
@@ -70,6 +73,7 @@ function pluginProvider(plugin: LoadedPlugin): Provider {
       events: EventBus,
       gateway: GatewayViewService,
       catalog: PluginCatalog,
+      modules: ModuleRef,
       metrics?: MetricsService,
     ) => {
       const logger = pluginLogger(manifest.name);
@@ -80,6 +84,7 @@ function pluginProvider(plugin: LoadedPlugin): Provider {
         evm,
         addressHistory: backend.addressHistory,
         events,
+        subscriptions: pluginSubscriptions(manifest.interface, modules),
         logger,
         metrics: pluginMetrics(metrics),
         gateway,

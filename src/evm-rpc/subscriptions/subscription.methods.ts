@@ -14,7 +14,7 @@ import * as c from '../codec/codecs';
 import { decodeFilterCriteria } from '../codec/filter-criteria';
 import { decodeBool } from '../codec/go-json';
 import type { BlockEvents } from '../filters/block-events';
-import { ChainFeed, type BlockListener } from '../filters/chain-feed';
+import { ChainFeed } from '../filters/chain-feed';
 import { checkLiveRange, matchesLog } from '../filters/log-match';
 import { newRpcId } from '../filters/rpc-id';
 
@@ -26,7 +26,13 @@ const NOT_COUNTED = (): void => undefined;
 type SubscriptionKind = 'newHeads' | 'logs' | 'newPendingTransactions';
 
 /** What one subscription sends for a block. */
-type Producer = (block: BlockEvents, send: (result: Json) => Promise<unknown> | undefined) => Promise<void>;
+type Producer = (block: BlockEvents, send: (result: Json) => Promise<boolean> | undefined) => Promise<void>;
+
+/**
+ * What starts a subscription's source: given how to send a result (resolves as the connection's send does)
+ * and how to end the subscription with an error, it returns what stops the source.
+ */
+export type SubscriptionStart = (send: (result: Json) => Promise<boolean> | undefined, drop: (error: RpcError) => void) => () => void;
 
 /** A subscription's kind and what it sends. */
 interface SubscriptionPlan {
@@ -115,6 +121,25 @@ export class SubscriptionMethods implements MethodSource {
   }
 
   private subscribe(plan: SubscriptionPlan, ctx: CallContext): string {
+    return this.open(ctx, plan.kind, (send, drop) =>
+      this.feed.attach(
+        {
+          onBlock: (block) => plan.produce(block, send),
+          // The feed has detached the listener already.
+          onOverflow: () => drop(new ApplicationError('subscription dropped: the client does not keep up with notifications')),
+        },
+        MAX_BACKLOG,
+      ),
+    );
+  }
+
+  /**
+   * Opens a subscription on the caller's WebSocket connection, as eth_subscribe does for every kind (a
+   * plugin's too): the per-IP place and the subscriptions gauge (by `kind`) are taken, `start` gets how to
+   * send a result and how to end the subscription with an error, and returns what stops its source; the
+   * answer is the gateway-made id, which eth_unsubscribe and the connection's close end.
+   */
+  open(ctx: CallContext, kind: string, start: SubscriptionStart): string {
     // websocketOnly keeps HTTP calls out; this only guards a transport without notifications.
     if (!ctx.notifications) throw new ApplicationError('notifications not supported');
     const port = ctx.notifications;
@@ -122,29 +147,32 @@ export class SubscriptionMethods implements MethodSource {
     const place = this.access?.placeFor('evm', 'subscriptions', ctx.caller?.ip) ?? NOT_COUNTED;
     const id = newRpcId();
     const stream = port.stream(id);
-    const send = (result: Json) => stream.send(JSON.stringify(result));
-    const counted = this.metrics?.subscriptionOpened('evm', plan.kind) ?? NOT_COUNTED;
+    const counted = this.metrics?.subscriptionOpened('evm', kind) ?? NOT_COUNTED;
     const ended = () => {
       counted();
       place();
     };
-    const listener: BlockListener = {
-      onBlock: (block) => plan.produce(block, send),
-      onOverflow: () => {
-        // The feed has detached the listener already.
-        this.byConnection.get(port.subscriber)?.delete(id);
-        ended();
-        stream.fail(new ApplicationError('subscription dropped: the client does not keep up with notifications'));
-      },
-    };
-    const detach = this.feed.attach(listener, MAX_BACKLOG);
-    this.subscriptionsOf(port).set(id, () => {
-      detach();
+    const subscriptions = this.subscriptionsOf(port);
+    let stop: () => void = NOT_COUNTED;
+    subscriptions.set(id, () => {
+      stop();
       ended();
     });
+    const drop = (error: RpcError) => {
+      if (subscriptions.get(id) === undefined) return;
+      subscriptions.delete(id);
+      ended();
+      stream.fail(error);
+    };
+    try {
+      stop = start((result) => stream.send(JSON.stringify(result)), drop);
+    } catch (err) {
+      subscriptions.delete(id);
+      ended();
+      throw err;
+    }
     return id;
   }
-
 
   private unsubscribe(id: string, ctx: CallContext): boolean {
     // Over HTTP there is no subscription to end: go-ethereum's answer.

@@ -8,6 +8,7 @@ import { nodeSubscriptionKind } from '../../metrics/label-values';
 import { MetricsService } from '../../metrics/metrics.service';
 import type { CallContext, NotificationPort } from '../../rpc/call-context';
 import { ApplicationError } from '../../rpc/errors';
+import type { Json } from '../../rpc/json';
 import { defineMethod, param, type AnyMethod } from '../../rpc/method';
 import type { MethodSource } from '../../rpc/registration';
 import { SubscriptionCanceledError } from '../node-errors';
@@ -19,6 +20,20 @@ import { EventPayloads } from './event-payloads';
 interface Hold {
   release: () => void;
 }
+/** A subscription admitted and held: its connection, its query, what it holds. */
+interface Admitted {
+  readonly port: NotificationPort;
+  readonly subscriber: string;
+  readonly query: Query;
+  readonly key: string;
+  readonly hold: Hold;
+  readonly place: () => void;
+}
+/**
+ * What starts a pushed subscription's source: given how to send a result (resolves as the connection's
+ * send does) and how to cancel the subscription with a reason, it returns what stops the source.
+ */
+export type NodeSubscriptionStart = (send: (result: Json) => Promise<boolean> | undefined, cancel: (reason: string) => void) => () => void;
 /** How long CometBFT waits to hand an event to a slow client's connection. */
 export const SLOW_CLIENT_TIMEOUT_MS = 10_000;
 /** Injection token of the slow-client timeout (tests shorten it). */
@@ -55,7 +70,11 @@ export class SubscriptionMethods implements MethodSource {
     ];
   }
 
-  private async subscribe(text: string, ctx: CallContext): Promise<Record<string, never>> {
+  /**
+   * Admits a subscription of the caller's connection to `text` as every subscription is admitted (the
+   * client caps, `already subscribed`, the per-IP place), held from here on.
+   */
+  private admit(text: string, ctx: CallContext): Admitted {
     const port = this.portOf(ctx);
     const rpc = this.config.rpc;
     const subscriber = port.subscriber;
@@ -79,6 +98,42 @@ export class SubscriptionMethods implements MethodSource {
     const hold: Hold = { release: place };
     this.hold(subscriber, key, hold);
     this.watch(port);
+    return { port, subscriber, query, key, hold, place };
+  }
+
+  /**
+   * A subscription whose events another source pushes (a plugin's), admitted and counted as `subscribe`'s:
+   * `start` gets how to send a result (the notification's `result`) and how to cancel the subscription,
+   * and returns what stops its source; `unsubscribe` of the same query, `unsubscribe_all` and the
+   * connection's close stop it. Returns the normalized query.
+   */
+  open(ctx: CallContext, text: string, start: NodeSubscriptionStart): string {
+    const { port, subscriber, query, key, hold, place } = this.admit(text, ctx);
+    const stream = port.stream(key);
+    const ended = this.metrics?.subscriptionOpened('node', nodeSubscriptionKind(query));
+    let stop: () => void = NO_PLACE;
+    hold.release = () => {
+      stop();
+      ended?.();
+      place();
+    };
+    const cancel = (reason: string) => {
+      if (this.held.get(subscriber)?.get(key) !== hold) return;
+      this.releaseFeed(subscriber, key);
+      stream.fail(new SubscriptionCanceledError(reason));
+    };
+    try {
+      stop = start((result) => stream.send(JSON.stringify(result), this.slowClientTimeoutMs), cancel);
+    } catch (err) {
+      this.releaseFeed(subscriber, key);
+      throw err;
+    }
+    return key;
+  }
+
+  private async subscribe(text: string, ctx: CallContext): Promise<Record<string, never>> {
+    const { port, subscriber, query, key, hold, place } = this.admit(text, ctx);
+    const rpc = this.config.rpc;
     let release: () => void;
     try {
       release = await this.backend.feedEvents(key);
@@ -127,14 +182,15 @@ export class SubscriptionMethods implements MethodSource {
   private unsubscribe(text: string, ctx: CallContext): Record<string, never> {
     const subscriber = this.portOf(ctx).subscriber;
     const key = this.parse(text).toString();
-    this.wrap(() => this.bus.unsubscribe(subscriber, key));
+    // A pushed subscription (open) is held without a bus subscription.
+    if (this.bus.hasSubscription(subscriber, key) || !this.held.get(subscriber)?.has(key)) this.wrap(() => this.bus.unsubscribe(subscriber, key));
     this.releaseFeed(subscriber, key);
     return {};
   }
 
   private unsubscribeAll(ctx: CallContext): Record<string, never> {
     const subscriber = this.portOf(ctx).subscriber;
-    this.wrap(() => this.bus.unsubscribeAll(subscriber));
+    if (this.bus.numClientSubscriptions(subscriber) > 0 || !this.held.has(subscriber)) this.wrap(() => this.bus.unsubscribeAll(subscriber));
     this.releaseAll(subscriber);
     return {};
   }
