@@ -12,6 +12,8 @@ import type { RpcInterface } from '../rpc/registration';
 import { FileKeys, keyHash, RedisKeys, type KeyLookup, type KeyRecord, type KeySource } from './api-keys';
 import { addressSet, ClientAddresses, inSet } from './client-address';
 import { IpCaps } from './ip-caps';
+import { IP_CAP_LEASE, SharedIpCaps } from './shared-ip-caps';
+import { UpgradeSockets } from './upgrade-sockets';
 import { presentedKey } from './key-path';
 import { RateLimits } from './rate-limits';
 
@@ -47,6 +49,10 @@ export class AccessService implements OnModuleDestroy {
   private readonly redis: Redis | undefined;
   private readonly rates: RateLimits;
   private readonly caps = new IpCaps();
+  /** The caps counted for the whole deployment, with `[access] redis_url`. */
+  private readonly shared: SharedIpCaps | undefined;
+  /** WebSocket upgrades being judged or open, by address: a place revoked closes one. */
+  private readonly upgrades = new UpgradeSockets();
   /** What every engine runs first; undefined when nothing is ever counted. */
   readonly gate: CallGate | undefined;
 
@@ -75,6 +81,7 @@ export class AccessService implements OnModuleDestroy {
     if (fileKeys) this.sources.push(fileKeys);
     if (access.keys_redis && this.redis) this.sources.push(new RedisKeys(this.redis, access.redis_key_prefix, access.keys_cache_ttl));
     this.rates = new RateLimits(access.rate, this.redis, access.redis_key_prefix);
+    if (this.redis) this.shared = new SharedIpCaps(this.redis, access.redis_key_prefix, IP_CAP_LEASE.ms);
     this.gate = this.rates.any || this.keysRequired ? (request, ctx) => this.admitCall(request.method, ctx.caller) : undefined;
   }
 
@@ -90,6 +97,14 @@ export class AccessService implements OnModuleDestroy {
    */
   admit(req: IncomingMessage, pathKey: string | undefined): Admission | Promise<Admission> {
     const ip = this.addresses.ipOf(req);
+    const admission = this.identify(req, ip, pathKey);
+    if (this.shared === undefined || this.config.gateway.limits.max_ws_connections_per_ip === 0 || req.headers.upgrade === undefined) return admission;
+    // A WebSocket upgrade is judged on what the whole deployment holds for its address, read just now.
+    this.upgrades.note(ip, req);
+    return this.shared.refresh(WS_SLOTS, ip).then(() => admission);
+  }
+
+  private identify(req: IncomingMessage, ip: string, pathKey: string | undefined): Admission | Promise<Admission> {
     if (!this.keysRequired) return { caller: { ip } };
     const secret = presentedKey(req.headers, pathKey);
     if (secret === undefined) return { refused: 'missing' };
@@ -106,10 +121,22 @@ export class AccessService implements OnModuleDestroy {
 
   /**
    * Takes one of the per-IP places of `kind` on an interface (synchronously, so pipelined requests
-   * cannot pass the cap together): its release, or undefined (counted as a refusal) at the cap.
+   * cannot pass the cap together): its release, or undefined (counted as a refusal) at the cap. With
+   * Redis, the place is counted for the whole deployment (SharedIpCaps); a WebSocket whose place
+   * another replica took in the same instant is closed.
    */
   takeIpPlace(rpc: RpcInterface, kind: IpCapKind, ip: string): (() => void) | undefined {
-    const release = this.caps.take(`${rpc}:${kind}`, ip, this.config.gateway.limits[CAP_KEYS[kind]]);
+    const slot = `${rpc}:${kind}`;
+    const max = this.config.gateway.limits[CAP_KEYS[kind]];
+    let release: (() => void) | undefined;
+    if (this.shared === undefined || max === 0) release = this.caps.take(slot, ip, max);
+    else {
+      const socket = kind === 'ws' ? this.upgrades.claim(ip) : undefined;
+      release = this.shared.take(slot, ip, max, () => {
+        this.refused(rpc, kind);
+        socket?.destroy();
+      });
+    }
     if (release === undefined) this.refused(rpc, kind);
     return release;
   }
@@ -133,6 +160,7 @@ export class AccessService implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    this.shared?.close();
     this.redis?.disconnect();
   }
 
@@ -158,3 +186,6 @@ function admission(ip: string, lookup: KeyLookup): Admission {
 }
 
 const NO_PLACE = (): void => undefined;
+
+/** The WebSocket places of both interfaces. */
+const WS_SLOTS = ['node:ws', 'evm:ws'] as const;
