@@ -7,7 +7,8 @@
 import type { AddressHistoryIndex, AddressTransactionsPage, ContractCreator, SearchDirection } from '../backends/backend-services';
 import type { BlockRef, LogFilter, RpcBlock, RpcLog, RpcReceipt, RpcTransaction, TraceConfig, TransactionArgs } from '../evm-rpc/evm-types';
 import type { FailedJob, LaneCounts, QueueStatus } from '../queue/broadcast-queue';
-import type { BusEvent, EventBus } from '../events/event-bus';
+import type { BusEvent } from '../events/event-bus';
+import type { PluginEvents } from './plugin-events';
 import type { Json, JsonObject } from '../rpc/json';
 import type { CallContext } from '../rpc/call-context';
 import type { AnyMethod, ArgsOfMethod, ResultOf } from '../rpc/method';
@@ -35,7 +36,7 @@ export { parseQuery } from '../events/query';
 export function keccak256(data: Uint8Array): string {
   return ethersKeccak256(data);
 }
-export type { BlockRef, LogFilter, TraceConfig, TransactionArgs, RpcBlock, RpcLog, RpcReceipt, RpcTransaction, EventBus, BusEvent };
+export type { BlockRef, LogFilter, TraceConfig, TransactionArgs, RpcBlock, RpcLog, RpcReceipt, RpcTransaction, PluginEvents, BusEvent };
 /** The methods nodes answer, as definitions to invoke: `ctx.evm.invoke(evmMethods.eth_getBlockByNumber, {...})`. */
 export * as evmMethods from '../evm-rpc/definitions';
 export * as nodeMethods from '../node-rpc/definitions';
@@ -135,8 +136,11 @@ export interface PluginContext<C> {
   readonly evm: PluginInvoker;
   /** The devnet's address index; absent in upstream mode, where nodes that have one serve Otterscan's methods themselves. */
   readonly addressHistory?: AddressHistoryIndex;
-  /** The gateway's event bus: node events (NewBlock, Tx, …) with their attributes; see `parseQuery`. */
-  readonly events: EventBus;
+  /**
+   * Node events (NewBlock, Tx, …) with their attributes, by query (`parseQuery`'s language): fed from the
+   * nodes in upstream mode whether or not a client subscribed to the same query.
+   */
+  readonly events: PluginEvents;
   /** Subscriptions through the interface's own registry (the ids its unsubscribe knows, its caps). */
   readonly subscriptions: PluginSubscriptions;
   readonly logger: PluginLogger;

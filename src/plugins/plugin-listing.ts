@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config/config.types';
-import type { EventBus } from '../events/event-bus';
+import type { PluginEvents } from './plugin-events';
 import { MethodRegistry } from '../rpc/method-registry';
 import type { JsonObject } from '../rpc/json';
 import type { AnyMethod } from '../rpc/method';
@@ -37,7 +37,7 @@ export function listPlugins(plugins: readonly LoadedPlugin[], config: AppConfig)
       config: plugin.config,
       node: idle<PluginInvoker>('node'),
       evm: idle<PluginInvoker>('evm'),
-      events: idle<EventBus>('events'),
+      events: idle<PluginEvents>('events'),
       subscriptions: idle<PluginSubscriptions>('subscriptions'),
       logger: silent,
       metrics: pluginMetrics(undefined),

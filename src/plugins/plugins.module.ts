@@ -12,6 +12,7 @@ import type { MethodRegistry } from '../rpc/method-registry';
 import type { Invoker } from '../rpc/invoker';
 import { INVOKER, METHOD_REGISTRY } from '../rpc/registration';
 import type { PluginContext, PluginLogger } from './api';
+import { pluginEvents } from './plugin-events';
 import { GatewayViewService } from './gateway-view';
 import type { LoadedPlugin } from './loader';
 import type { CatalogEntry } from './plugin-catalog';
@@ -83,7 +84,7 @@ function pluginProvider(plugin: LoadedPlugin): Provider {
         node,
         evm,
         addressHistory: backend.addressHistory,
-        events,
+        events: pluginEvents(manifest.name, events, backend),
         subscriptions: pluginSubscriptions(manifest.interface, modules),
         logger,
         metrics: pluginMetrics(metrics),
