@@ -27,6 +27,7 @@ class StuckSocket extends EventEmitter {
     this.pending.push(done);
   }
   ping(): void {}
+  close(): void {}
   terminate(): void {}
   /** The client reads everything sent so far. */
   drain(): void {

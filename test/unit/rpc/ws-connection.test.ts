@@ -16,6 +16,8 @@ class FakeSocket extends EventEmitter {
     this.pings++;
   }
 
+  close(): void {}
+
   terminate(): void {
     this.terminated = true;
   }
