@@ -29,7 +29,6 @@ export interface OtsConfig {
 const config: PluginConfig<OtsConfig> = {
   defaults: { max_page_size: 25 },
   validate(table) {
-    for (const key of Object.keys(table)) if (key !== 'max_page_size') throw new Error(`${key}: expected no such key (ots takes max_page_size)`);
     const size = table.max_page_size;
     if (typeof size !== 'number' || !Number.isInteger(size) || size < 1 || size > 65535) {
       throw new Error(`max_page_size = ${JSON.stringify(size)}: expected a whole number from 1 to 65535`);

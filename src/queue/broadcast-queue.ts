@@ -129,6 +129,14 @@ export function sentDuring(sentAt: number, finishedOn: number, skewMs: number): 
   return sentAt <= finishedOn + skewMs;
 }
 
+/**
+ * Epoch ms with a fraction: when a submission was sent and (in this process) when a delivery finished.
+ * Whole milliseconds would tie a tx sent again right after its answer with the delivery that answered it.
+ */
+export function sendClock(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 export interface BroadcastQueue {
   readonly driver: 'redis' | 'memory';
   readonly durable: boolean;

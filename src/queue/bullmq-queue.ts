@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { redactUrl } from '../backends/upstream/redact-url';
 import { retryDelay } from './backoff';
-import { LANES, QueueUnavailableError, RetryLater, sentDuring, type BroadcastJob, type BroadcastQueue, type Deliver, type Delivery, type FailedJob, type Lane, type LaneCounts, type QueueStatus, type SubmitOptions, type Submitted } from './broadcast-queue';
+import { LANES, QueueUnavailableError, RetryLater, sendClock, sentDuring, type BroadcastJob, type BroadcastQueue, type Deliver, type Delivery, type FailedJob, type Lane, type LaneCounts, type QueueStatus, type SubmitOptions, type Submitted } from './broadcast-queue';
 import { JobWatch, deliveryOf, finisherOf, type Finished } from './job-watch';
 import { ORDER_WAIT_MS, type QueueSettings } from './memory-queue';
 import { QueueMeters } from './queue-metrics';
@@ -99,7 +99,7 @@ export class BullQueue implements BroadcastQueue {
   }
 
   async submit(job: BroadcastJob, options: SubmitOptions = {}): Promise<Submitted> {
-    const sentAt = options.sentAt ?? Date.now();
+    const sentAt = options.sentAt ?? sendClock();
     this.ensureUp();
     // Listening before the job is added or joined: the outcome heard is that of this submission's delivery.
     const watch = options.waitMs === undefined ? undefined : new JobWatch(this.events[job.lane], job.id);
@@ -238,7 +238,7 @@ export class BullQueue implements BroadcastQueue {
     const settling = this.reconnectingUntil - Date.now();
     if (this.up && settling > 0) await new Promise((r) => setTimeout(r, settling + RECONNECT_SETTLE_MS));
     const grace = this.up ? SHUTDOWN_GRACE_MS : 0;
-    const graceful = grace > 0 && (await settlesWithin(Promise.all(this.workers.map((w) => w.close())), grace));
+    const graceful = await settlesWithin(Promise.all(this.workers.map((w) => w.close())), grace);
     if (!graceful) {
       this.logger.warn(`closing the queue's workers without waiting (Redis at ${this.where} ${this.up ? 'did not finish in time' : 'is unreachable'})`);
       await settlesWithin(Promise.all(this.workers.map((w) => w.close(true))), 1_000);

@@ -5,7 +5,7 @@
  */
 import type { GatewayOwnConfig } from '../config/config.types';
 import { retryDelay } from './backoff';
-import { LANES, RetryLater, sentDuring, type BroadcastJob, type BroadcastQueue, type Deliver, type Delivery, type FailedJob, type Lane, type LaneCounts, type QueueStatus, type SubmitOptions, type Submitted, QueueUnavailableError } from './broadcast-queue';
+import { LANES, RetryLater, sendClock, sentDuring, type BroadcastJob, type BroadcastQueue, type Deliver, type Delivery, type FailedJob, type Lane, type LaneCounts, type QueueStatus, type SubmitOptions, type Submitted, QueueUnavailableError } from './broadcast-queue';
 import { QueueMeters } from './queue-metrics';
 
 export type QueueSettings = GatewayOwnConfig['queue'];
@@ -62,7 +62,7 @@ export class MemoryQueue implements BroadcastQueue {
   }
 
   async submit(job: BroadcastJob, options: SubmitOptions = {}): Promise<Submitted> {
-    const sentAt = options.sentAt ?? Date.now();
+    const sentAt = options.sentAt ?? sendClock();
     if (this.closing) throw new QueueUnavailableError('the gateway is shutting down');
     const key = keyOf(job.lane, job.id);
     const existing = this.entries.get(key);
@@ -210,7 +210,7 @@ export class MemoryQueue implements BroadcastQueue {
   private finish(entry: Entry, delivery: Delivery): void {
     entry.state = 'finished';
     entry.result = delivery;
-    entry.finishedAt = Date.now();
+    entry.finishedAt = sendClock();
     const pending = entry.job.sender === undefined ? undefined : this.bySender.get(entry.job.sender);
     pending?.delete(entry);
     if (pending?.size === 0) this.bySender.delete(entry.job.sender!);

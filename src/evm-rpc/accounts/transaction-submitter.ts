@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Transaction, getBytes, keccak256, type Wallet } from 'ethers';
 import { GatewayConfigService } from '../../config/gateway-config.service';
-import { BROADCAST_QUEUE, type BroadcastQueue, type Delivery } from '../../queue/broadcast-queue';
+import { BROADCAST_QUEUE, sendClock, type BroadcastQueue, type Delivery } from '../../queue/broadcast-queue';
 import { nodeAnswer, notDelivered, submitOrRefuse } from '../../queue/submission';
 import { ApplicationError } from '../../rpc/errors';
 import type { Invoker } from '../../rpc/invoker';
@@ -31,7 +31,7 @@ export class TransactionSubmitter {
   ) {}
 
   async submitRaw(raw: string): Promise<string> {
-    const sentAt = Date.now();
+    const sentAt = sendClock();
     const tx = decodeTransaction(raw);
     // Bytes that do not decode to a signed tx are the backend's to refuse, in its own words; never queued.
     if (!tx?.from) return this.evm.invoke(eth_sendRawTransaction, { data: raw });

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { BACKEND_SERVICES, type BackendServices } from '../../backends/backend-services';
 import { GatewayConfigService } from '../../config/gateway-config.service';
 import { EventBus, EventTimeoutError, parseQuery, SubscriptionCanceledError } from '../../events';
-import { BROADCAST_QUEUE, type BroadcastQueue, type Delivery, type SubmitOptions } from '../../queue/broadcast-queue';
+import { BROADCAST_QUEUE, sendClock, type BroadcastQueue, type Delivery, type SubmitOptions } from '../../queue/broadcast-queue';
 import { nodeAnswer, notDelivered, senderNonce, stillQueued, submitOrRefuse } from '../../queue/submission';
 import { ApplicationError } from '../../rpc/errors';
 import type { Json, JsonObject } from '../../rpc/json';
@@ -41,14 +41,14 @@ export class TxBroadcasts {
 
   async sync(tx: Uint8Array): Promise<JsonObject> {
     const hash = hashOf(tx);
-    const delivery = await this.submit(tx, hash, { sentAt: Date.now(), waitMs: this.config.gateway.queue.check_timeout });
+    const delivery = await this.submit(tx, hash, { sentAt: sendClock(), waitMs: this.config.gateway.queue.check_timeout });
     const check = checkOf(delivery, hash, '');
     return { code: check.code, data: check.data, log: check.log, codespace: check.codespace, hash };
   }
 
   /** Subscribes to the tx's inclusion first, then queues it, then waits for its check and its block. */
   async commit(tx: Uint8Array): Promise<JsonObject> {
-    const sentAt = Date.now();
+    const sentAt = sendClock();
     const hash = hashOf(tx);
     const { check_timeout } = this.config.gateway.queue;
     const commitTimeout = this.config.rpc.timeout_broadcast_tx_commit;

@@ -4,14 +4,16 @@ import type { IncomingMessage } from 'node:http';
  * How much of a body over its limit is read and thrown away before it is answered. A client still
  * sending when the server closes the connection gets a reset (undici's fetch: EPIPE) instead of the
  * answer; so the rest of the body is discarded (kept nowhere) until it ends, and only past this many
- * bytes is the answer sent while the client still sends. The listener's read timeout bounds it in time.
+ * bytes, or this long, is the answer sent while the client still sends (a client that stops sending
+ * mid-body is answered then, as go-ethereum answers at once).
  */
 export const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
+export const DISCARD_MAX_MS = 1_000;
 
 /**
  * Reads a request body as UTF-8 text; `done` gets undefined once it exceeds `limit` bytes: after the
- * rest of the body was read and discarded (up to `DISCARD_MAX_BYTES` more), so that the client is
- * reading when it is answered. A connection lost mid-body never calls `done` (there is no one left to
+ * rest of the body was read and discarded (up to `DISCARD_MAX_BYTES` more or `DISCARD_MAX_MS`), so that
+ * the client is reading when it is answered. A connection lost mid-body never calls `done` (there is no one left to
  * answer).
  */
 export function readBody(req: IncomingMessage, limit: number, done: (text: string | undefined) => void): void {
@@ -38,9 +40,11 @@ function discard(req: IncomingMessage, read: number, done: (text: undefined) => 
   const answer = (): void => {
     if (answered) return;
     answered = true;
+    clearTimeout(timer);
     req.off('data', onData);
     done(undefined);
   };
+  const timer = setTimeout(answer, DISCARD_MAX_MS);
   const onData = (chunk: Buffer): void => {
     read += chunk.length;
     if (read > DISCARD_MAX_BYTES) answer();

@@ -477,7 +477,7 @@ describe('[plugins.ots] max_page_size', () => {
     expect(() => loadPlugins(plugins({ max_page_size: 0 }), home)).toThrow(
       'config/gateway.toml: [plugins.ots] max_page_size = 0: expected a whole number from 1 to 65535',
     );
-    expect(() => loadPlugins(plugins({ page: 5 }), home)).toThrow('config/gateway.toml: [plugins.ots] page: expected no such key (ots takes max_page_size)');
+    expect(() => loadPlugins(plugins({ page: 5 }), home)).toThrow('config/gateway.toml: [plugins.ots] page: unknown key of plugin ots (expected one of max_page_size)');
     expect(loadPlugins(plugins({}), home)[0].config).toEqual({ max_page_size: 25 });
   });
 });
