@@ -7,6 +7,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join } from 'node:path';
 import { post, startTestGateway, type TestGateway } from '../support/gateway';
 
+// A heap snapshot of the test process takes seconds, more on a busy machine.
+jest.setTimeout(90_000);
+
 const EVM = { 'json-rpc.enable': 'true', 'json-rpc.address': '127.0.0.1:0', 'json-rpc.ws-address': '127.0.0.1:0', 'json-rpc.api': 'eth,net,web3,debug' };
 const SECRET = 'rpcgw-test-secret-4f1c9a';
 const DISABLED = { code: -32000, message: 'profiling disabled in the debug namespace' };

@@ -11,7 +11,7 @@ import { WS_MAX_IN_FLIGHT, WS_MAX_QUEUED_BYTES } from '../../src/rpc/ws-connecti
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { PipelineSocket } from '../support/raw-ws';
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 const ATTACKERS = 3;
 const BATCHES = 400;
