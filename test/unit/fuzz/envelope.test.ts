@@ -8,7 +8,16 @@ import { Logger } from '@nestjs/common';
 import { parseEvmBody } from '../../../src/evm-rpc/evm-envelope';
 import { NodeDialect } from '../../../src/node-rpc/node-dialect';
 import { checkBody, timed } from '../../fuzz/oracles';
+import { MAX_JSON_DEPTH } from '../../../src/rpc/json-scan';
 import { deepText, jsonValue, mutated, numberText, settings, unicode } from './arbitraries';
+
+/** How many arrays and objects are nested at the deepest point of `value`. */
+function depthOf(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let deepest = 0;
+  for (const inner of Object.values(value)) deepest = Math.max(deepest, depthOf(inner));
+  return 1 + deepest;
+}
 
 Logger.overrideLogger(false);
 
@@ -49,12 +58,14 @@ describe('parseEvmBody', () => {
     fc.assert(fc.property(bodyText, (text) => checkBody(timed(() => parseEvmBody(text)))), settings());
   });
 
-  it('reads a valid call back as the call sent', () => {
+  it('reads a valid call back as the call sent, and refuses one nested deeper than the limit', () => {
     const call = fc.record({ id: fc.oneof(fc.integer(), unicode), method: unicode.filter((m) => m !== ''), params: fc.array(jsonValue, { maxLength: 3 }) });
     fc.assert(
       fc.property(call, (c) => {
         const body = parseEvmBody(JSON.stringify({ jsonrpc: '2.0', ...c }));
-        expect(body).toMatchObject({ kind: 'single', message: { kind: 'call', method: c.method, id: c.id } });
+        // The call object and its params array are two levels above each param.
+        if (1 + depthOf(c.params) > MAX_JSON_DEPTH) expect(body).toMatchObject({ kind: 'error' });
+        else expect(body).toMatchObject({ kind: 'single', message: { kind: 'call', method: c.method, id: c.id } });
       }),
       settings(),
     );
