@@ -444,6 +444,7 @@ describe('personal and signing', () => {
 });
 
 describe('debug runtime methods', () => {
+  // A heap snapshot of the test process, large late in a full run, takes a while to write.
   it('profiles are written under <home>/profiles by name', async () => {
     const heap = join(files, 'heap.heapsnapshot');
     const blockProfile = join(files, 'block.json');
@@ -461,7 +462,7 @@ describe('debug runtime methods', () => {
     expect((await rpc(full.httpUrl, 'debug_stopCPUProfile')).error.message).toBe('CPU profiling not in progress');
     expect((await rpc(full.httpUrl, 'debug_writeMutexProfile', [join(files, 'x.json')])).error.message).toMatch(/^invalid profile file name /);
     expect((await rpc(full.httpUrl, 'debug_writeMutexProfile', ['block.json'])).error.message).toBe('open profiles/block.json: file exists (profiles are never overwritten)');
-  });
+  }, 120_000);
 
   it('setGCPercent returns the previous percent', async () => {
     expect((await rpc(full.httpUrl, 'debug_setGCPercent', [50])).result).toBe(100);
