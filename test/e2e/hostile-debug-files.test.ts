@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { post, startTestGateway, type TestGateway } from '../support/gateway';
 
 // A heap snapshot of the test process takes seconds, more on a busy machine.
-jest.setTimeout(90_000);
+jest.setTimeout(180_000);
 
 const EVM = { 'json-rpc.enable': 'true', 'json-rpc.address': '127.0.0.1:0', 'json-rpc.ws-address': '127.0.0.1:0', 'json-rpc.api': 'eth,net,web3,debug' };
 const SECRET = 'rpcgw-test-secret-4f1c9a';
@@ -21,7 +21,8 @@ let unsafe: TestGateway;
 beforeAll(async () => {
   process.env.RPCGW_HOSTILE_TEST_SECRET = SECRET;
   [profiling, closed, unsafe] = await Promise.all([
-    startTestGateway({ ...EVM, 'json-rpc.enable-profiling': 'true', 'json-rpc.profile-max-size': '1000000' }),
+    // A heap snapshot of the test process, large late in a full run, takes longer than the default http-timeout.
+    startTestGateway({ ...EVM, 'json-rpc.enable-profiling': 'true', 'json-rpc.profile-max-size': '1000000', 'json-rpc.http-timeout': '170s' }),
     startTestGateway(EVM),
     startTestGateway({ ...EVM, 'rpc.unsafe': 'true', 'json-rpc.profile-dir-max-size': '1000000' }),
   ]);
