@@ -14,8 +14,10 @@ import { PipelineSocket } from '../support/raw-ws';
 jest.setTimeout(120_000);
 
 const ATTACKERS = 2;
-// Enough that each attacker's answers pass WS_MAX_QUEUED_BYTES several times over.
-const BATCHES = 100;
+// Enough that each attacker's answers pass WS_MAX_QUEUED_BYTES plus what the kernel buffers (a
+// paused reader's receive window and the sender's autotuned send buffer, some MiB) several times over:
+// the gateway stops reading long before it has served them all.
+const BATCHES = 300;
 const BATCH = Array.from({ length: 200 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'eth_getBlockByNumber', params: ['latest', true] }));
 
 let gw: TestGateway;
