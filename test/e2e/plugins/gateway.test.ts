@@ -164,6 +164,8 @@ describe('in upstream mode in front of a devnet', () => {
           // The local Redis has no password: ioredis warns and connects, so the tier is up.
           'cache.redis_url': `redis://:${REDIS_PASSWORD}@127.0.0.1:6379`,
           'cache.redis_key_prefix': prefix,
+          // A loaded machine may take longer than the default 100 ms to answer: the tier must stay up.
+          'cache.redis_timeout': '5s',
         },
       },
     );
