@@ -1,6 +1,7 @@
 import type { CallContext, Caller, JsonText, NotificationPort, RpcConnection, Transport } from './call-context';
 import { batchRuns } from './batch-runs';
 import type { BatchLimits, Dialect, RpcRequest } from './dialect';
+import { DeadlineClock } from './deadline-clock';
 import { answeredIdOf, errorAnswer, resultAnswer, type Message } from './envelope';
 import { RateLimitedError, type RpcError } from './errors';
 import { checkGuards, unknownMethod, type GuardPolicy } from './guards';
@@ -70,6 +71,8 @@ export interface Reply {
 
 const NO_METERS: EngineMeters = { received() {}, answered() {}, batch() {}, refused() {}, rejected() {} };
 const TIMED_OUT = Symbol('timed out');
+/** Calls' deadlines, checked every 10 ms: a call is told it timed out at most that late. */
+const callDeadlines = new DeadlineClock(10);
 /** Answer text of one member, and the size of its result (what batch-response-max-size counts). */
 type Answer = { readonly text: string; readonly resultBytes: number; readonly immutable: boolean; readonly retryAfterMs?: number };
 
@@ -257,19 +260,23 @@ export class RpcEngine {
     const left = origin.deadline - Date.now();
     if (left <= 0) return Promise.resolve(TIMED_OUT);
     const abort = new AbortController();
-    const answer = this.answerMessage(message, origin, abort.signal);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        abort.abort(new Error('request timed out'));
-        resolve(TIMED_OUT);
-      }, left);
-      answer.then(
+      const watch = {
+        deadline: performance.now() + left,
+        done: false,
+        expire: () => {
+          abort.abort(new Error('request timed out'));
+          resolve(TIMED_OUT);
+        },
+      };
+      callDeadlines.add(watch);
+      this.answerMessage(message, origin, abort.signal).then(
         (a) => {
-          clearTimeout(timer);
+          watch.done = true;
           resolve(a);
         },
         (err: unknown) => {
-          clearTimeout(timer);
+          watch.done = true;
           reject(err);
         },
       );

@@ -8,6 +8,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Json } from '../../rpc/json';
+import { DeadlineClock, type Expiring } from '../../rpc/deadline-clock';
 import { attachRawJson } from './raw-json';
 import { UpstreamAnswerError, UpstreamFailure } from './upstream-errors';
 
@@ -20,47 +21,11 @@ export interface CallResult {
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 
 /** How often the deadlines of the calls in flight are checked: a call times out at most this late. */
-export const DEADLINE_TICK_MS = 10;
+const DEADLINE_TICK_MS = 10;
 
-/**
- * The deadlines of the calls in flight, checked by one interval timer that runs only while some call
- * is pending. A timer of each call's own, armed and cleared around every call, cost a one-at-a-time
- * caller more than the rest of the exchange: Node keeps a timer list per duration and drops it, with
- * its place in the timer queue, whenever it empties, which is after every call when calls come one
- * at a time. A call is only appended here; settled ones are dropped at the next check.
- */
-class Deadlines {
-  private calls: Exchange[] = [];
-  private timer: NodeJS.Timeout | undefined;
+const deadlines = new DeadlineClock(DEADLINE_TICK_MS);
 
-  add(call: Exchange): void {
-    this.calls.push(call);
-    if (this.timer === undefined) {
-      this.timer = setInterval(() => this.check(), DEADLINE_TICK_MS);
-      // A call in flight keeps the process alive by its socket, not by its deadline.
-      this.timer.unref();
-    }
-  }
-
-  private check(): void {
-    const now = performance.now();
-    const pending: Exchange[] = [];
-    for (const call of this.calls) {
-      if (call.done) continue;
-      if (call.deadline <= now) call.expire();
-      else pending.push(call);
-    }
-    this.calls = pending;
-    if (pending.length === 0) {
-      clearInterval(this.timer);
-      this.timer = undefined;
-    }
-  }
-}
-
-const deadlines = new Deadlines();
-
-export class Exchange implements Dispatcher.DispatchHandler {
+export class Exchange implements Dispatcher.DispatchHandler, Expiring {
   private controller: Dispatcher.DispatchController | undefined;
   private settled = false;
   private status = 0;
