@@ -109,6 +109,9 @@ export abstract class JsonRpcWsGateway implements OnGatewayInit<WebSocketServer>
 
   /** One message: the engine's reply, queued on the connection (awaiting room when the queue is full). */
   private async serve(bytes: Buffer, remote: string, caller: Caller, connection: WsRpcConnection): Promise<unknown> {
+    // A caller over a rule on every method is refused before the message is parsed.
+    const spent = this.door.spent(caller);
+    if (spent) return connection.send(errorAnswer(this.engine.dialect.bodyErrorId, spent));
     const reply = await this.engine.handle(bytes.toString('utf8'), { transport: 'ws', remote, caller, bytes: bytes.length, connection });
     // A message that does not parse costs its rate budget too: over it, the limit's error instead.
     const limited = reply.failed ? await this.door.chargeUnparsed(caller, 'ws', remote) : undefined;

@@ -92,7 +92,6 @@ it('partial headers: the flood holds at most the budget, the gateway answers, th
   for (const c of clients) c.socket.destroy();
   await until(() => budget.held === 0, 'the budget to be given back');
   await healthy();
-  process.stdout.write(`partial headers: ${clients.length} connections × 1 MB, RSS +${Math.round(grown / 1e6)} MB, ${cut.length} cut\n`);
 });
 
 /** A WebSocket from `localAddress` that sends the first 1 MB fragment of a message and never its last. */
@@ -126,7 +125,6 @@ it('unfinished WebSocket messages: the flood holds at most the budget, the gatew
   for (const c of clients) c.ws.terminate();
   await until(() => budget.held === 0, 'the budget to be given back');
   await healthy();
-  process.stdout.write(`unfinished WebSocket messages: ${clients.length} connections × 1 MB, RSS +${Math.round(grown / 1e6)} MB, ${cut.length} cut\n`);
 });
 
 it('a message left unfinished is closed at the read deadline, though the client answers every ping', async () => {
