@@ -12,6 +12,7 @@ import type { RpcInterface } from '../rpc/registration';
 import { FileKeys, keyHash, RedisKeys, type KeyLookup, type KeyRecord, type KeySource } from './api-keys';
 import { addressSet, ClientAddresses, inSet } from './client-address';
 import { IpCaps } from './ip-caps';
+import { SpentBudgets } from './spent-budgets';
 import { IP_CAP_LEASE, SharedIpCaps } from './shared-ip-caps';
 import { UpgradeSockets } from './upgrade-sockets';
 import { presentedKey } from './key-path';
@@ -55,6 +56,8 @@ export class AccessService implements OnModuleDestroy {
   private readonly upgrades = new UpgradeSockets();
   /** What every engine runs first; undefined when nothing is ever counted. */
   readonly gate: CallGate | undefined;
+  /** Callers over a rule on every method, refused before their bodies are read. */
+  readonly spent = new SpentBudgets();
 
   constructor(
     private readonly config: GatewayConfigService,

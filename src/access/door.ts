@@ -70,16 +70,27 @@ export class Door<Turned = never> {
       const taken = gate(UNPARSED, ctx);
       return taken?.then(
         () => undefined,
-        (err: unknown) => this.limited(err),
+        (err: unknown) => this.limited(caller, err),
       );
     } catch (err) {
-      return this.limited(err);
+      return this.limited(caller, err);
     }
   }
 
-  private limited(err: unknown): RateLimitedError | undefined {
-    if (err instanceof RateLimitedError) return this.dialect.rateLimited(err.limit, err.retryAfterMs);
-    return undefined;
+  /**
+   * The dialect's rate-limit error for a caller known to be over a rule on every method (a body that did
+   * not parse found it out), so the transport answers it before reading or parsing the body; undefined
+   * otherwise.
+   */
+  spent(caller: Caller): RateLimitedError | undefined {
+    const spent = this.access?.spent.of(caller);
+    return spent && this.dialect.rateLimited(spent.limit, spent.retryAfterMs);
+  }
+
+  private limited(caller: Caller, err: unknown): RateLimitedError | undefined {
+    if (!(err instanceof RateLimitedError)) return undefined;
+    this.access?.spent.note(caller, err.limit, err.retryAfterMs);
+    return this.dialect.rateLimited(err.limit, err.retryAfterMs);
   }
 
   private settle(req: IncomingMessage, url: string, admission: Admission): Pass<Turned> {

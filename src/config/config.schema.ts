@@ -151,6 +151,9 @@ export class LimitsConfigSchema implements Gateway<'limits'> {
   @IsIntAtLeast(0) max_ws_connections_per_ip!: number;
   @IsIntAtLeast(0) max_subscriptions_per_ip!: number;
   @IsIntAtLeast(0) max_filters_per_ip!: number;
+  @IsIntAtLeast(0) max_evm_subscriptions_per_connection!: number;
+  @IsIntAtLeast(0) max_unfinished_bytes_per_ip!: number;
+  @IsIntAtLeast(0) max_unfinished_bytes!: number;
   @IsDurationAtLeast(0) rpc_header_timeout!: number;
   @IsDurationAtLeast(0) rpc_read_timeout!: number;
   @IsDurationAtLeast(0) rpc_idle_timeout!: number;

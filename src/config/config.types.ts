@@ -199,6 +199,11 @@ export interface LimitsConfig {
   max_subscriptions_per_ip: number;
   /** EVM polling filters one client IP may hold. */
   max_filters_per_ip: number;
+  /** eth_subscribe subscriptions one EVM WebSocket connection may hold. */
+  max_evm_subscriptions_per_connection: number;
+  /** Bytes of partial HTTP headers and unfinished WebSocket messages held for one client IP, and for all. */
+  max_unfinished_bytes_per_ip: number;
+  max_unfinished_bytes: number;
   /** Milliseconds: the node RPC listener's limits on a slow client. */
   rpc_header_timeout: number;
   rpc_read_timeout: number;

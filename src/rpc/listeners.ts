@@ -4,7 +4,9 @@ import { createServer, type IncomingMessage, type Server, type ServerOptions, ty
 import type { Duplex } from 'node:stream';
 import { limitConnections } from './http/connection-limit';
 import { closeServer, listen } from './http/listen';
+import { budgetPartialHeaders } from './http/partial-headers';
 import type { RpcInterface } from './registration';
+import { UnfinishedBytes } from './unfinished-bytes';
 import type { JsonRpcWsGateway } from './ws-gateway';
 import { WsGateways } from './ws-gateways';
 
@@ -34,11 +36,12 @@ interface Started {
   readonly server: Server;
   readonly url: string;
   readonly sockets: () => number;
+  readonly stopBudget: () => void;
 }
 
 /**
  * The one owner of every listener of both interfaces: connects the WebSocket gateways (Nest's socket
- * module) and starts the listeners, counts their connections, stops accepting on shutdown, lets
+ * module) and starts the listeners, counts their connections and the headers they are receiving, stops accepting on shutdown, lets
  * keep-alive connections go once idle, and closes every WebSocket the same way (1001, then cut after a
  * grace period).
  */
@@ -49,7 +52,10 @@ export class Listeners {
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly gateways: WsGateways;
 
-  constructor(moduleRef: ModuleRef) {
+  constructor(
+    moduleRef: ModuleRef,
+    private readonly unfinished: UnfinishedBytes,
+  ) {
     this.gateways = new WsGateways(moduleRef);
   }
 
@@ -68,8 +74,9 @@ export class Listeners {
       const upgrade = listener.upgrade?.bind(listener);
       if (upgrade) server.on('upgrade', upgrade);
       const sockets = limitConnections([server], listener.maxConnections, listener.onRefused);
+      const stopBudget = budgetPartialHeaders(server, this.unfinished);
       const url = await listen(server, listener.address, listener.scheme);
-      this.started.push({ listener, server, url, sockets });
+      this.started.push({ listener, server, url, sockets, stopBudget });
     }
   }
 
@@ -105,6 +112,7 @@ export class Listeners {
     const endpoints = new Set(this.started.flatMap((s) => (s.listener.websockets ? [s.listener.websockets] : [])));
     await Promise.all([...endpoints].map((e) => e.closeAll(graceMs)));
     await Promise.all(this.started.map((s) => closeServer(s.server)));
+    this.started.forEach((s) => s.stopBudget());
     await this.gateways.close();
     this.started = [];
   }

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { RpcConnection } from './call-context';
+import type { UnfinishedMessage } from './ws-unfinished';
 
 /** A Buffer goes out as a text frame too: it holds JSON. */
 const TEXT = { binary: false } as const;
@@ -18,7 +19,10 @@ export const WS_MAX_IN_FLIGHT = 16;
 export interface WsKeepAlive {
   /** Interval of server pings. */
   readonly pingMs: number;
-  /** The socket is closed when nothing (frame or pong) arrived for this long, a ping included. */
+  /**
+   * The socket is closed when nothing (frame or pong) arrived for this long, a ping included, or when a
+   * message started this long ago is still unfinished (pongs do not keep that one alive).
+   */
   readonly readTimeoutMs: number;
 }
 
@@ -26,7 +30,7 @@ export interface WsKeepAlive {
  * A JSON-RPC WebSocket connection: bounded outgoing queue, in frames and in bytes (a sender awaits room,
  * so a slow reader pushes back on whoever feeds it), a write deadline, bounded incoming work (at most
  * WS_MAX_IN_FLIGHT messages served at once; reading stops while the cap or the byte budget is reached),
- * server pings, and a read deadline.
+ * server pings, and a read deadline (for silence, and for an unfinished message).
  */
 export class WsRpcConnection implements RpcConnection {
   private queued = 0;
@@ -46,6 +50,7 @@ export class WsRpcConnection implements RpcConnection {
     private readonly socket: WebSocket,
     private readonly maxQueued: number,
     keepAlive: WsKeepAlive,
+    unfinished?: UnfinishedMessage,
   ) {
     const seen = () => (this.lastSeen = Date.now());
     socket.on('message', seen);
@@ -58,8 +63,14 @@ export class WsRpcConnection implements RpcConnection {
     this.timer = setInterval(() => {
       const now = Date.now();
       // A connection the gateway stopped reading cannot show its pongs: its write deadline judges it.
-      if (this.socket.isPaused) this.lastSeen = now;
-      else if (pingedAt !== undefined && this.lastSeen < pingedAt && now - this.lastSeen > keepAlive.readTimeoutMs) {
+      if (this.socket.isPaused) {
+        this.lastSeen = now;
+        unfinished?.restartClock(now);
+      } else if (pingedAt !== undefined && this.lastSeen < pingedAt && now - this.lastSeen > keepAlive.readTimeoutMs) {
+        socket.terminate();
+        return;
+      } else if (now - (unfinished?.startedAt ?? now) > keepAlive.readTimeoutMs) {
+        socket.close(1008, 'read timeout');
         socket.terminate();
         return;
       }

@@ -6,7 +6,9 @@ import type { Door, Pass } from '../access/door';
 import type { Caller } from './call-context';
 import type { RpcEngine } from './engine';
 import { errorAnswer } from './envelope';
+import type { UnfinishedBytes } from './unfinished-bytes';
 import { WsRpcConnection, type WsKeepAlive } from './ws-connection';
+import { UnfinishedMessage } from './ws-unfinished';
 
 export interface WsGatewayOptions {
   /** Largest message a client may send; a bigger one closes the socket with 1009. */
@@ -18,6 +20,8 @@ export interface WsGatewayOptions {
   readonly refusalId?: string;
   /** Called when a message over `maxPayload` arrives (counted as a refusal). */
   readonly onOversized?: () => void;
+  /** The budget an unfinished message counts against. */
+  readonly unfinished: UnfinishedBytes;
 }
 
 /** Who a WebSocket is from, as the door admitted it, and what to do when it closes. */
@@ -73,7 +77,8 @@ export abstract class JsonRpcWsGateway implements OnGatewayInit<WebSocketServer>
     if (session === undefined) return void ws.terminate();
     const remote = `${req.socket.remoteAddress ?? 'unix'}:${req.socket.remotePort ?? 0}`;
     const caller = session.caller;
-    const connection = new WsRpcConnection(remote, ws, this.options.sendQueue, this.options.keepAlive);
+    const unfinished = new UnfinishedMessage(ws, req.socket as Duplex & { readonly bytesRead: number }, this.options.unfinished.hold(caller.ip));
+    const connection = new WsRpcConnection(remote, ws, this.options.sendQueue, this.options.keepAlive, unfinished);
     if (session.onClose) connection.onClose(session.onClose);
     ws.on('error', (err: Error & { code?: string }) => {
       if (err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') this.options.onOversized?.();
@@ -104,6 +109,9 @@ export abstract class JsonRpcWsGateway implements OnGatewayInit<WebSocketServer>
 
   /** One message: the engine's reply, queued on the connection (awaiting room when the queue is full). */
   private async serve(bytes: Buffer, remote: string, caller: Caller, connection: WsRpcConnection): Promise<unknown> {
+    // A caller over a rule on every method is refused before the message is parsed.
+    const spent = this.door.spent(caller);
+    if (spent) return connection.send(errorAnswer(this.engine.dialect.bodyErrorId, spent));
     const reply = await this.engine.handle(bytes.toString('utf8'), { transport: 'ws', remote, caller, bytes: bytes.length, connection });
     // A message that does not parse costs its rate budget too: over it, the limit's error instead.
     const limited = reply.failed ? await this.door.chargeUnparsed(caller, 'ws', remote) : undefined;

@@ -333,6 +333,7 @@ describe('values-production.yaml: upstreams, external Redis, workers, ingress, m
       ['broadcasts', 20, 60_000],
     ]);
     expect(config.gateway.limits.max_ws_connections_per_ip).toBe(20);
+    expect(config.gateway.limits.max_unfinished_bytes).toBe(67_108_864);
     expect(config.gateway.queue.workers).toBe(false);
   });
 

@@ -2,6 +2,7 @@
  * Every request costs its rate budget, parsed or not (issue 24, finding 6): 50 KB bodies that are not
  * JSON, against a 20-call rule on every method, get the parse error 20 times and then 429, on the node
  * RPC and the EVM RPC, over HTTP and WebSocket; a budget spent on junk is spent for real calls too.
+ * Past the budget a request is refused before its body is read into memory or parsed.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +27,17 @@ beforeEach(async () => {
   home = mkdtempSync(join(tmpdir(), 'rpcgw-junk-'));
   mkdirSync(join(home, 'config'));
   writeFileSync(join(home, 'config', 'gateway.toml'), `[[access.rate]]\nname = "all"\nmethods = ["*"]\nper = "ip"\nlimit = ${LIMIT}\nwindow = "1m"\n`);
-  gw = await startTestGateway({ 'json-rpc.enable': 'true', 'json-rpc.address': '127.0.0.1:0', 'json-rpc.ws-address': '127.0.0.1:0', 'devnet.block_time': '1h' }, home);
+  gw = await startTestGateway(
+    {
+      'json-rpc.enable': 'true',
+      'json-rpc.address': '127.0.0.1:0',
+      'json-rpc.ws-address': '127.0.0.1:0',
+      'devnet.block_time': '1h',
+      'instrumentation.prometheus': 'true',
+      'instrumentation.prometheus_listen_addr': '127.0.0.1:0',
+    },
+    home,
+  );
 });
 afterEach(async () => {
   await gw?.close();
@@ -68,4 +79,24 @@ it('WebSocket messages that do not parse count too, on both interfaces', async (
     expect(answers.filter((a) => a.error.code === code && /limit|Invalid/.test(a.error.message)).length).toBeGreaterThanOrEqual(5);
     await ws.close();
   }
+});
+
+/** Bytes of request bodies that reached the engine of an interface over HTTP. */
+async function engineBytes(rpc: 'node' | 'evm'): Promise<number> {
+  const text = await (await fetch(`${gw.metricsUrl}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('rpcgw_request_bytes_total{') && l.includes(`interface="${rpc}"`) && l.includes('transport="jsonrpc"'));
+  return line === undefined ? 0 : Number(line.split(' ').pop());
+}
+
+it.each([
+  ['node', 1_000_000],
+  ['evm', 5 * 1024 * 1024],
+] as const)('%s RPC: bodies of junk at its size limit past the budget are refused before they are read or parsed', async (rpc, size) => {
+  const body = 'x'.repeat(size);
+  const url = rpc === 'node' ? gw.url : gw.evmHttpUrl!;
+  const seen: number[] = [];
+  for (let i = 0; i < LIMIT + 10; i++) seen.push((await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body })).status);
+  expect(seen.slice(LIMIT)).toEqual(Array(10).fill(429));
+  // The bodies within the budget and the one that found it spent reached the engine; no other did.
+  expect(await engineBytes(rpc)).toBe((LIMIT + 1) * size);
 });

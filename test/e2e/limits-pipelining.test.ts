@@ -143,7 +143,7 @@ describe('per-IP caps across connections', () => {
     const res = await fetch(gw.evmHttpUrl!, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(batch) });
     const answers = (await res.json()) as any[];
     expect(ok(answers)).toHaveLength(3);
-    for (const m of refused(answers)) expect(m.error).toEqual({ code: -32000, message: 'max_filters_per_ip 3 reached' });
+    for (const m of refused(answers)) expect(m.error).toEqual({ code: -32000, message: 'error creating block filter: max limit reached' });
     // Uninstalling one frees its place, for a WebSocket client of the same address too.
     const first = ok(answers)[0].result;
     const ws = await PipelineSocket.connect(gw.evmWsUrl!);

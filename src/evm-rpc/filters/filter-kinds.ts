@@ -1,4 +1,6 @@
+import type { AccessService } from '../../access/access.service';
 import type { LogFilter, RpcLog } from '../evm-types';
+import { ApplicationError } from '../../rpc/errors';
 import type { Json } from '../../rpc/json';
 
 export type FilterKind = 'logs' | 'blocks' | 'pendingTransactions';
@@ -11,6 +13,20 @@ export const CAP_ERRORS: Record<FilterKind, string> = {
   blocks: 'error creating block filter: max limit reached',
   pendingTransactions: 'error creating pending tx filter: max limit reached',
 };
+
+/**
+ * The per-IP place of a new filter of the client at `ip` (nothing to take without an address or the
+ * access module), taken synchronously: its release. At `[limits] max_filters_per_ip` the answer is the
+ * node's own error for a filter over the cap, as at filter-cap.
+ */
+export function takeFilterPlace(access: AccessService | undefined, kind: FilterKind, ip: string | undefined): () => void {
+  if (access === undefined || ip === undefined) return NO_PLACE;
+  const place = access.takeIpPlace('evm', 'filters', ip);
+  if (place === undefined) throw new ApplicationError(CAP_ERRORS[kind]);
+  return place;
+}
+
+const NO_PLACE = (): void => undefined;
 
 /** The `kind` label of the installed filters gauge. */
 export const METRIC_KINDS: Record<FilterKind, string> = { logs: 'logs', blocks: 'block', pendingTransactions: 'pendingTransactions' };

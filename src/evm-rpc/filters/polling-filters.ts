@@ -11,7 +11,7 @@ import type { BlockEvents } from './block-events';
 import { ChainFeed, type BlockListener } from './chain-feed';
 import { eth_getLogs } from './get-logs';
 import { checkLiveRange, matchesLog } from './log-match';
-import { CAP_ERRORS, FILTER_TIMEOUT_MS, METRIC_KINDS, notFound, notLogs, type FilterKind, type FilterStore } from './filter-kinds';
+import { CAP_ERRORS, takeFilterPlace, FILTER_TIMEOUT_MS, METRIC_KINDS, notFound, notLogs, type FilterKind, type FilterStore } from './filter-kinds';
 import { newRpcId } from './rpc-id';
 
 export type { FilterKind } from './filter-kinds';
@@ -56,7 +56,7 @@ export class PollingFilters implements FilterStore, BlockListener, OnModuleDestr
   create(kind: FilterKind, criteria: LogFilter = {}, ip?: string): string {
     if (this.filters.size >= this.config.jsonRpc['filter-cap']) throw new ApplicationError(CAP_ERRORS[kind]);
     if (kind === 'logs') checkLiveRange(criteria);
-    const place = this.access?.placeFor('evm', 'filters', ip) ?? NOT_COUNTED;
+    const place = takeFilterPlace(this.access, kind, ip);
     const id = newRpcId();
     const counted = this.metrics?.filterInstalled(METRIC_KINDS[kind]) ?? NOT_COUNTED;
     const ended = () => {

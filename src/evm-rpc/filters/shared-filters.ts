@@ -8,7 +8,7 @@ import * as c from '../codec/codecs';
 import { eth_getBlockByNumber } from '../eth/blocks.methods';
 import { eth_blockNumber } from '../eth/chain.methods';
 import type { LogFilter, RpcLog } from '../evm-types';
-import { CAP_ERRORS, METRIC_KINDS, notFound, notLogs, type FilterKind, type FilterStore } from './filter-kinds';
+import { CAP_ERRORS, takeFilterPlace, METRIC_KINDS, notFound, notLogs, type FilterKind, type FilterStore } from './filter-kinds';
 import { eth_getLogs } from './get-logs';
 import { checkLiveRange } from './log-match';
 import type { RedisFilterStore, StoredFilter } from './redis-filter-store';
@@ -58,7 +58,7 @@ export class SharedFilters implements FilterStore {
   /** Caps of the call are taken before the first await: the per-IP place here, filter-cap in Redis. */
   async create(kind: FilterKind, criteria: LogFilter = {}, ip?: string): Promise<string> {
     if (kind === 'logs') checkLiveRange(criteria);
-    const place = this.access?.placeFor('evm', 'filters', ip) ?? NOT_COUNTED;
+    const place = takeFilterPlace(this.access, kind, ip);
     const id = newRpcId();
     try {
       const head = await this.head();

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { AccessService } from '../../access/access.service';
+import { GatewayConfigService } from '../../config/gateway-config.service';
 import type { LogFilter } from '../evm-types';
 import { eth_getTransactionByHash } from '../eth/blocks.methods';
 import { MetricsService } from '../../metrics/metrics.service';
@@ -66,6 +67,7 @@ export class SubscriptionMethods implements MethodSource {
     @Inject(INVOKER.evm) private readonly evm: Invoker,
     @Optional() private readonly metrics?: MetricsService,
     @Optional() private readonly access?: AccessService,
+    @Optional() private readonly config?: GatewayConfigService,
   ) {}
 
   methods(): AnyMethod[] {
@@ -135,7 +137,7 @@ export class SubscriptionMethods implements MethodSource {
 
   /**
    * Opens a subscription on the caller's WebSocket connection, as eth_subscribe does for every kind (a
-   * plugin's too): the per-IP place and the subscriptions gauge (by `kind`) are taken, `start` gets how to
+   * plugin's too): the connection's cap, the per-IP place and the subscriptions gauge (by `kind`) are taken, `start` gets how to
    * send a result and how to end the subscription with an error, and returns what stops its source; the
    * answer is the gateway-made id, which eth_unsubscribe and the connection's close end.
    */
@@ -143,6 +145,9 @@ export class SubscriptionMethods implements MethodSource {
     // websocketOnly keeps HTTP calls out; this only guards a transport without notifications.
     if (!ctx.notifications) throw new ApplicationError('notifications not supported');
     const port = ctx.notifications;
+    const subscriptions = this.subscriptionsOf(port);
+    const perConnection = this.config?.gateway.limits.max_evm_subscriptions_per_connection ?? 0;
+    if (perConnection > 0 && subscriptions.size >= perConnection) throw new ApplicationError(`max_evm_subscriptions_per_connection ${perConnection} reached`);
     // `[limits] max_subscriptions_per_ip`, taken synchronously: pipelined eth_subscribe calls cannot pass it.
     const place = this.access?.placeFor('evm', 'subscriptions', ctx.caller?.ip) ?? NOT_COUNTED;
     const id = newRpcId();
@@ -152,7 +157,6 @@ export class SubscriptionMethods implements MethodSource {
       counted();
       place();
     };
-    const subscriptions = this.subscriptionsOf(port);
     let stop: () => void = NOT_COUNTED;
     subscriptions.set(id, () => {
       stop();

@@ -92,6 +92,9 @@ export class NodeHttpTransport implements OnModuleInit {
       const headers = [...cors, 'Content-Type', JSON_TYPE, 'Connection', 'close', ...(status === 401 ? ['WWW-Authenticate', 'Bearer'] : [])];
       return send(res, status, headers, errorAnswer(undefined, entry.refused.error));
     }
+    // A caller over a rule on every method is refused before its body is read (it is discarded) or parsed.
+    const spent = this.door.spent(entry.caller);
+    if (spent) return readBody(req, 0, () => tooMany(res, spent, cors));
     readBody(req, this.config.rpc.max_body_bytes, (body) => {
       if (body === undefined) {
         this.refuse('max_body_bytes');
@@ -146,7 +149,7 @@ export class NodeHttpTransport implements OnModuleInit {
     const reply = await this.engine.handle(body, { transport: 'jsonrpc', remote, caller, bytes: Buffer.byteLength(body), correlationId: this.requestId(req) });
     // A body that does not parse costs its rate budget too: over it, 429 instead of the parse error.
     const limited = reply.failed ? await this.door.chargeUnparsed(caller, 'jsonrpc', remote) : undefined;
-    if (limited) return send(res, 429, [...cors, ...serverTime(), 'Content-Type', JSON_TYPE, 'Retry-After', retryAfterSeconds(limited.retryAfterMs)], errorAnswer(undefined, limited));
+    if (limited) return tooMany(res, limited, cors);
     if (reply.body === undefined) return send(res, 200, [...cors, ...serverTime()], '');
     // CometBFT refuses an oversized batch in a middleware that runs before its headers are set.
     const headers = [...cors, ...(reply.refused ? [] : serverTime()), 'Content-Type', JSON_TYPE];
@@ -155,6 +158,11 @@ export class NodeHttpTransport implements OnModuleInit {
     if (reply.retryAfterMs !== undefined) headers.push('Retry-After', retryAfterSeconds(reply.retryAfterMs));
     send(res, reply.failed ? 500 : reply.retryAfterMs !== undefined ? 429 : 200, headers, reply.body);
   }
+}
+
+/** HTTP 429 with the rate limit's JSON-RPC error and when to come back. */
+function tooMany(res: ServerResponse, limited: RateLimitedError, cors: HeaderList): void {
+  send(res, 429, [...cors, ...serverTime(), 'Content-Type', JSON_TYPE, 'Retry-After', retryAfterSeconds(limited.retryAfterMs)], errorAnswer(undefined, limited));
 }
 
 function serverTime(): string[] {

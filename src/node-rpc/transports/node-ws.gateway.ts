@@ -7,6 +7,7 @@ import { MetricsService } from '../../metrics/metrics.service';
 import type { RpcEngine } from '../../rpc/engine';
 import { LimitError } from '../../rpc/errors';
 import { RPC_ENGINE } from '../../rpc/registration';
+import { UnfinishedBytes } from '../../rpc/unfinished-bytes';
 import { JsonRpcWsGateway } from '../../rpc/ws-gateway';
 
 /** CometBFT's WebSocket timings: ping every 27 s, read deadline 30 s. */
@@ -22,6 +23,7 @@ export class NodeWsGateway extends JsonRpcWsGateway {
   constructor(
     @Inject(RPC_ENGINE.node) engine: RpcEngine,
     config: GatewayConfigService,
+    unfinished: UnfinishedBytes,
     @Optional() metrics?: MetricsService,
     @Optional() access?: AccessService,
   ) {
@@ -35,6 +37,7 @@ export class NodeWsGateway extends JsonRpcWsGateway {
       sendQueue: rpc.experimental_websocket_write_buffer_size,
       keepAlive: KEEP_ALIVE,
       onOversized: () => metrics?.refuse('node', 'limit', 'max_body_bytes'),
+      unfinished,
     });
   }
 }

@@ -68,6 +68,9 @@ export class EvmHttpTransport implements OnModuleInit {
     const refusal = refuseRequest(req.headers);
     if (refusal) return httpError(res, refusal.status, refusal.text, cors);
     const caller = entry.caller;
+    // A caller over a rule on every method is refused before its body is read (it is discarded) or parsed.
+    const spent = this.door.spent(caller);
+    if (spent) return readBody(req, 0, () => reply(res, errorAnswer('null', spent), cors, spent.retryAfterMs));
     readBody(req, MAX_BODY_BYTES, (text) => {
       if (text === undefined) {
         res.shouldKeepAlive = false;
@@ -83,7 +86,7 @@ export class EvmHttpTransport implements OnModuleInit {
 
   private async answer(res: ServerResponse, caller: Caller, text: string, remote: string, cors: HeaderList): Promise<void> {
     const timeoutMs = this.config.jsonRpc['http-timeout'];
-    const reply = await this.engine.handle(text, {
+    const answered = await this.engine.handle(text, {
       transport: 'jsonrpc',
       remote,
       caller,
@@ -91,16 +94,19 @@ export class EvmHttpTransport implements OnModuleInit {
       deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined,
     });
     // A body that does not parse costs its rate budget too: over it, the limit's error instead.
-    const limited = reply.failed ? await this.door.chargeUnparsed(caller, 'jsonrpc', remote) : undefined;
-    // A string goes out in one write with the head (node:http joins them; a Buffer would take two).
-    const answer = limited ? errorAnswer('null', limited) : reply.body;
-    const body = answer === undefined ? '' : answer + '\n';
-    // go-ethereum's media type, with no charset parameter. Every call refused at a rate limit: 429.
-    const retryAfterMs = limited?.retryAfterMs ?? reply.retryAfterMs;
-    const retry = retryAfterMs === undefined ? [] : ['Retry-After', retryAfterSeconds(retryAfterMs)];
-    res.writeHead(retry.length > 0 ? 429 : 200, ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body)), ...retry, ...cors]);
-    res.end(body);
+    const limited = answered.failed ? await this.door.chargeUnparsed(caller, 'jsonrpc', remote) : undefined;
+    reply(res, limited ? errorAnswer('null', limited) : answered.body, cors, limited?.retryAfterMs ?? answered.retryAfterMs);
   }
+}
+
+/** An answer (none: an empty body), with 429 and Retry-After when every call was refused at a rate limit. */
+function reply(res: ServerResponse, answer: string | undefined, cors: HeaderList, retryAfterMs: number | undefined): void {
+  // A string goes out in one write with the head (node:http joins them; a Buffer would take two).
+  const body = answer === undefined ? '' : answer + '\n';
+  // go-ethereum's media type, with no charset parameter.
+  const retry = retryAfterMs === undefined ? [] : ['Retry-After', retryAfterSeconds(retryAfterMs)];
+  res.writeHead(retry.length > 0 ? 429 : 200, ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body)), ...retry, ...cors]);
+  res.end(body);
 }
 
 function remoteOf(req: IncomingMessage): string {

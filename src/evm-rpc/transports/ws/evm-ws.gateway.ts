@@ -8,6 +8,7 @@ import type { RpcEngine } from '../../../rpc/engine';
 import { LimitError } from '../../../rpc/errors';
 import { Listeners } from '../../../rpc/listeners';
 import { RPC_ENGINE } from '../../../rpc/registration';
+import { UnfinishedBytes } from '../../../rpc/unfinished-bytes';
 import { JsonRpcWsGateway } from '../../../rpc/ws-gateway';
 import { originAllowed } from './origin-check';
 
@@ -36,6 +37,7 @@ export class EvmWsGateway extends JsonRpcWsGateway implements OnModuleInit {
     @Inject(RPC_ENGINE.evm) engine: RpcEngine,
     private readonly config: GatewayConfigService,
     private readonly listeners: Listeners,
+    unfinished: UnfinishedBytes,
     @Optional() access?: AccessService,
   ) {
     const door = new Door(access, 'evm', engine.dialect, {
@@ -46,7 +48,7 @@ export class EvmWsGateway extends JsonRpcWsGateway implements OnModuleInit {
       place: { kind: 'ws', capReached: (key, max) => new LimitError(key, 'limit exceeded', -32005, `${key} ${max} reached`) },
     });
     // cosmos-evm's largest message, and go-ethereum's send queue.
-    super(engine, door, { maxPayload: 1024 * 1024, sendQueue: 256, keepAlive: KEEP_ALIVE, refusalId: 'null' });
+    super(engine, door, { maxPayload: 1024 * 1024, sendQueue: 256, keepAlive: KEEP_ALIVE, refusalId: 'null', unfinished });
   }
 
   onModuleInit(): void {
