@@ -200,6 +200,8 @@ export interface UpstreamGatewayProcess {
   reload(toml: string): void;
   /** Resolves at the first log message (from now on, or already logged after `since` lines) matching `re`. */
   waitForLog(re: RegExp, timeoutMs?: number, since?: number): Promise<string>;
+  /** Resolves with the exit code once the process has exited (null after a signal it did not handle). */
+  readonly exited: Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -226,7 +228,7 @@ export async function startUpstreamGatewayProcess(toml: string, flags: Record<st
   const args = ['-r', join(ROOT, 'test', 'support', 'register-ts.js'), join(ROOT, 'src', 'main.ts'), 'start', '--home', home];
   for (const [key, value] of Object.entries(settings)) args.push('--set', `${key}=${value}`);
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const logs: string[] = [];
   const waiters = new Set<(msg: string) => void>();
   let stderr = '';
@@ -276,6 +278,7 @@ export async function startUpstreamGatewayProcess(toml: string, flags: Record<st
         child.kill('SIGHUP');
       },
       waitForLog,
+      exited,
       async close() {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
         await exited;
