@@ -23,12 +23,9 @@ export interface Balancer {
 /** host:port of `http://…` or `ws://…` URLs. */
 const hostPorts = (targets: readonly string[]) => targets.map((t) => new URL(t)).map((u) => ({ host: u.hostname, port: Number(u.port) }));
 
-/** The nginx binary on PATH (or the usual sbin), or undefined. */
+/** `nginx` when it is on PATH. */
 export function nginxBinary(): string | undefined {
-  for (const candidate of ['nginx', '/usr/sbin/nginx']) {
-    if (spawnSync(candidate, ['-v']).status === 0) return candidate;
-  }
-  return undefined;
+  return spawnSync('nginx', ['-v']).status === 0 ? 'nginx' : undefined;
 }
 
 /** A per-request round robin: nginx when installed, else the Node one. */
@@ -152,7 +149,9 @@ function pipeTo(upstreams: readonly { host: string; port: number }[], turn: () =
   client.on('error', () => client.destroy());
   const attempt = (tries: number) => {
     const upstream = connect(upstreams[turn() % upstreams.length]);
+    let connected = false;
     upstream.once('connect', () => {
+      connected = true;
       sockets.add(upstream);
       upstream.on('close', () => {
         sockets.delete(upstream);
@@ -165,7 +164,7 @@ function pipeTo(upstreams: readonly { host: string; port: number }[], turn: () =
       client.resume();
     });
     upstream.once('error', () => {
-      if (upstream.connecting && tries + 1 < upstreams.length) attempt(tries + 1);
+      if (!connected && tries + 1 < upstreams.length) attempt(tries + 1);
       else client.destroy();
     });
   };
