@@ -2,7 +2,7 @@
  * A Redis outage under shared filters and per-IP caps: a replica (`rpc-gateway start` as a process of
  * its own, upstream mode over an embedded devnet) whose `[filters]` and `[access]` Redis is a
  * redis-server of the test's own, killed and started again. While it is down, filter calls answer a
- * clear error at once, caps count on the replica alone, other calls are served, and each side warns once;
+ * clear error (within the store's command timeout), caps count on the replica alone, other calls are served, and each side warns once;
  * once Redis is back, both recover by themselves.
  */
 import { evmRpcFlags } from '../support/backends';
