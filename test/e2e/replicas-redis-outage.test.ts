@@ -21,7 +21,6 @@ describe('shared filters and caps through a Redis outage', () => {
   let redis: RedisServer;
   let devnet: TestGateway;
   let replica: UpstreamGatewayProcess;
-  let wsUrl: string;
   const sockets: PipelineSocket[] = [];
 
   beforeAll(async () => {
@@ -34,7 +33,6 @@ describe('shared filters and caps through a Redis outage', () => {
       'access.redis_url': redis.url,
       'limits.max_ws_connections_per_ip': '2',
     });
-    wsUrl = replica.logs.find((m) => m.startsWith('EVM JSON-RPC listening on '))!.split(' and ')[1];
   });
 
   afterAll(async () => {
@@ -47,7 +45,7 @@ describe('shared filters and caps through a Redis outage', () => {
   const call = (method: string, params: unknown[] = []) => callOnNewConnection(replica.evmUrl, method, params);
   const count = (re: RegExp) => replica.logs.filter((m) => re.test(m)).length;
   const openWs = async (): Promise<boolean> => {
-    const opened = await PipelineSocket.open(wsUrl);
+    const opened = await PipelineSocket.open(replica.evmWsUrl);
     if (opened.ok) sockets.push(opened.ws);
     return opened.ok;
   };

@@ -1,6 +1,6 @@
 /**
  * A replica leaving on SIGTERM (`rpc-gateway start` as a process of its own, upstream mode over an
- * embedded devnet reached through a proxy that holds each request): a call in flight when the signal
+ * embedded devnet reached through a proxy that holds one kind of call): a call in flight when the signal
  * comes is answered, new connections are refused at once, every WebSocket (EVM and node) is closed with
  * 1001 (going away) so that its client reconnects elsewhere, and the process exits 0.
  */
@@ -68,10 +68,8 @@ describe('SIGTERM: a replica leaves gracefully', () => {
   });
 
   it('answers the call in flight, refuses new connections, closes WebSockets with 1001 and exits 0', async () => {
-    const listening = replica.logs.find((m) => m.startsWith('EVM JSON-RPC listening on '))!;
-    const evmWsUrl = listening.split(' and ')[1];
     const nodeRpcUrl = replica.logs.find((m) => m.startsWith('node RPC listening on '))!.slice('node RPC listening on '.length).split(/[ ,]/)[0];
-    const sockets = await Promise.all([opened(evmWsUrl), opened(nodeRpcUrl.replace(/^http/, 'ws') + '/websocket')]);
+    const sockets = await Promise.all([opened(replica.evmWsUrl), opened(nodeRpcUrl.replace(/^http/, 'ws') + '/websocket')]);
     const codes = Promise.all(sockets.map(closeCode));
 
     const inFlight = fetch(replica.evmUrl, {

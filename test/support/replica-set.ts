@@ -12,7 +12,6 @@ import { startUpstreamGateway, startUpstreamGatewayProcess, upstreamToml, type U
 export const REDIS_URL = 'redis://127.0.0.1:6379';
 
 export interface Replica {
-  readonly name: string;
   /** EVM JSON-RPC over HTTP, and its WebSocket. */
   readonly evmHttpUrl: string;
   readonly evmWsUrl: string;
@@ -55,15 +54,19 @@ export async function startReplicaSet(flags: Record<string, string>, blockTime =
     const nodes = [{ name: 'devnet', url: devnet.url }];
     const evm = [{ name: 'devnet', url: devnet.evmHttpUrl! }];
     const inProcess = () => startUpstreamGateway(nodes, { evm, flags: all }).then((r) => (started.push(r), r));
-    const [a, b, proc] = await Promise.all([inProcess(), inProcess(), startUpstreamGatewayProcess(upstreamToml(nodes, { health_check_interval: '200ms' }, evm), all)]);
-    c = proc;
-    const listening = proc.logs.find((m) => m.startsWith('EVM JSON-RPC listening on '))!;
+    const separate = startUpstreamGatewayProcess(upstreamToml(nodes, { health_check_interval: '200ms' }, evm), all).then((p) => (c = p));
+    // Every start settles before any failure is thrown, so that close() stops all that did start.
+    const settled = await Promise.allSettled([inProcess(), inProcess(), separate]);
+    const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [a, b] = started;
+    const proc = c!;
     return {
       devnet,
       replicas: [
-        { name: 'A', evmHttpUrl: a.evmHttpUrl!, evmWsUrl: a.evmWsUrl! },
-        { name: 'B', evmHttpUrl: b.evmHttpUrl!, evmWsUrl: b.evmWsUrl! },
-        { name: 'C', evmHttpUrl: proc.evmUrl, evmWsUrl: listening.split(' and ')[1] },
+        { evmHttpUrl: a.evmHttpUrl!, evmWsUrl: a.evmWsUrl! },
+        { evmHttpUrl: b.evmHttpUrl!, evmWsUrl: b.evmWsUrl! },
+        { evmHttpUrl: proc.evmUrl, evmWsUrl: proc.evmWsUrl },
       ],
       async killC() {
         process.kill(proc.pid, 'SIGKILL');

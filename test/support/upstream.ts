@@ -192,8 +192,9 @@ export class DelayProxy {
 export interface UpstreamGatewayProcess {
   readonly pid: number;
   readonly home: string;
-  /** The EVM JSON-RPC over HTTP. */
+  /** The EVM JSON-RPC over HTTP, and over WebSocket. */
   readonly evmUrl: string;
+  readonly evmWsUrl: string;
   /** Messages of the JSON log lines so far. */
   readonly logs: string[];
   /** Writes `toml` as its config/gateway.toml and sends SIGHUP. */
@@ -267,11 +268,12 @@ export async function startUpstreamGatewayProcess(toml: string, flags: Record<st
   };
   try {
     const line = await waitForLog(/^EVM JSON-RPC listening on /, timeoutMs, 0);
-    const evmUrl = line.slice('EVM JSON-RPC listening on '.length).split(' ')[0];
+    const [evmUrl, evmWsUrl] = line.slice('EVM JSON-RPC listening on '.length).split(' and ');
     return {
       pid: child.pid!,
       home,
       evmUrl,
+      evmWsUrl,
       logs,
       reload(text: string) {
         writeFileSync(configFile, text);
