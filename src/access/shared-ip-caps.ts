@@ -8,7 +8,8 @@
  * renewal is announced) and, for a WebSocket upgrade, read from Redis just before the handshake is
  * judged (`refresh`). The lease is then taken in Redis atomically against the cap; when another replica
  * took the last place in the same instant, the place is revoked (`revoke`: the WebSocket is closed).
- * With Redis unreachable, each replica counts its own places alone, as without Redis.
+ * With Redis unreachable, each replica counts its own places alone, as without Redis (one warning per
+ * outage), and writes them to Redis once it answers again.
  */
 import { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
@@ -45,6 +46,7 @@ export class SharedIpCaps {
   private readonly subscriber: Redis;
   private readonly renewal: NodeJS.Timeout;
   private seq = 0;
+  private down = false;
 
   constructor(
     private readonly redis: Redis,
@@ -56,7 +58,16 @@ export class SharedIpCaps {
     this.subscriber.on('error', () => undefined);
     this.subscriber.on('message', (_channel: string, key: string) => void this.read(key));
     void this.subscriber.subscribe(this.channel).catch(() => undefined);
-    redis.on('ready', () => void this.writeUnwritten());
+    redis.on('error', (err: Error) => {
+      if (this.down) return;
+      this.down = true;
+      this.logger.warn(`per-IP caps: Redis cannot be reached (${err.message}); each replica counts its own places until it answers`);
+    });
+    redis.on('ready', () => {
+      if (this.down) this.logger.log('per-IP caps: Redis answers again');
+      this.down = false;
+      void this.writeUnwritten();
+    });
     this.renewal = setInterval(() => void this.renew(), Math.max(100, Math.floor(leaseMs / 3)));
     this.renewal.unref();
   }

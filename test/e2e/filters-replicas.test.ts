@@ -5,10 +5,10 @@
  * through a small round robin in front of the two.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, request, type Server } from 'node:http';
 import { Contract, ContractFactory, JsonRpcProvider, Wallet, type Log } from 'ethers';
 import Redis from 'ioredis';
 import { compileProbe } from '../unit/embedded/evm-harness';
+import { startHttpRoundRobin } from '../support/balancers';
 import { evmRpcFlags } from '../support/backends';
 import { startTestGateway, waitForHeight, type TestGateway } from '../support/gateway';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream';
@@ -28,21 +28,6 @@ interface Answer {
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<Answer> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', connection: 'close' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
   return (await res.json()) as Answer;
-}
-
-/** An HTTP round robin: each request goes to the next target. */
-function roundRobin(targets: readonly string[]): Promise<{ url: string; server: Server }> {
-  let next = 0;
-  const server = createServer((req, res) => {
-    const target = new URL(targets[next++ % targets.length]);
-    const out = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    out.on('error', () => res.destroy());
-    req.pipe(out);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server })));
 }
 
 describe('polling filters shared by two replicas through Redis', () => {
@@ -146,7 +131,7 @@ describe('polling filters shared by two replicas through Redis', () => {
   });
 
   it('ethers v6 through a round robin over A and B: contract events and new blocks, each once', async () => {
-    const rr = await roundRobin([a.evmHttpUrl!, b.evmHttpUrl!]);
+    const rr = await startHttpRoundRobin([a.evmHttpUrl!, b.evmHttpUrl!]);
     const provider = new JsonRpcProvider(rr.url, undefined, { staticNetwork: true, pollingInterval: 150, batchMaxCount: 1 });
     try {
       const watched = new Contract(await probe.getAddress(), probe.interface, provider);
@@ -166,8 +151,7 @@ describe('polling filters shared by two replicas through Redis', () => {
       await provider.removeAllListeners();
       await sleep(500); // ethers uninstalls its filter in the background
       provider.destroy();
-      await new Promise((r) => rr.server.close(r));
-      rr.server.closeAllConnections();
+      await rr.close();
     }
   });
 });

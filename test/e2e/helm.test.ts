@@ -473,6 +473,11 @@ describe('other set-ups', () => {
     expect(refusedRender('--set', 'apiKeys.enabled=true')).toContain('apiKeys.enabled: the keys file "keys.toml" is not in secret.data');
   });
 
+  it('runs one upstream-mode replica without Redis (filters and caps per replica)', () => {
+    const docs = template('--set', 'upstreams.node[0].name=n', '--set', 'upstreams.node[0].url=http://n:26657');
+    expect(one(docs, 'Deployment', 'rgw-rpc-gateway').spec.replicas).toBe(1);
+  });
+
   it('scales with a HorizontalPodAutoscaler in upstream mode', () => {
     const docs = template('-f', PRODUCTION, '--set', 'autoscaling.enabled=true');
     const hpa = one(docs, 'HorizontalPodAutoscaler');
@@ -524,6 +529,7 @@ describe('other set-ups', () => {
 
 describe('refusals', () => {
   const refused = refusedRender;
+  const ONE_NODE = ['--set', 'upstreams.node[0].name=n', '--set', 'upstreams.node[0].url=http://n:26657'];
 
   it.each([
     [['--set', 'replicaCount=-1'], "at '/replicaCount': minimum: got -1, want 0"],
@@ -555,6 +561,11 @@ describe('refusals', () => {
     [['--set', 'upstreams.evm[0].name=p', '--set', 'upstreams.evm[0].urlSecretKey=p-url'], 'upstreams: the Secret key "p-url" is not in secret.data'],
     [['--set', 'upstreams.evm[0].name=p'], 'upstreams.evm[0] (p): give its url, or urlSecretKey'],
     [['--set', 'ingress.enabled=true'], 'ingress.enabled: give at least one of ingress.nodeRpc.host'],
+    [['--set', 'replicaCount=3', ...ONE_NODE], 'replicaCount = 3, autoscaling.enabled = false without Redis for filters and caps: each replica would keep its own EVM filters'],
+    [['--set', 'autoscaling.enabled=true', ...ONE_NODE], 'autoscaling.enabled = true without Redis for filters and caps'],
+    [['-f', PRODUCTION, '--set', 'redis.access=false'], 'replicaCount = 3, autoscaling.enabled = false without Redis for filters and caps'],
+    [['-f', PRODUCTION, '--set', 'redis.cache=false'], 'without Redis for filters and caps'],
+    [['-f', PRODUCTION, '--set', 'gatewayToml.filters.shared=false'], 'without Redis for filters and caps'],
   ])('the templates refuse %j', (args, message) => {
     expect(refused(...args)).toContain(message);
   });

@@ -192,14 +192,17 @@ export class DelayProxy {
 export interface UpstreamGatewayProcess {
   readonly pid: number;
   readonly home: string;
-  /** The EVM JSON-RPC over HTTP. */
+  /** The EVM JSON-RPC over HTTP, and over WebSocket. */
   readonly evmUrl: string;
+  readonly evmWsUrl: string;
   /** Messages of the JSON log lines so far. */
   readonly logs: string[];
   /** Writes `toml` as its config/gateway.toml and sends SIGHUP. */
   reload(toml: string): void;
   /** Resolves at the first log message (from now on, or already logged after `since` lines) matching `re`. */
   waitForLog(re: RegExp, timeoutMs?: number, since?: number): Promise<string>;
+  /** Resolves with the exit code once the process has exited (null after a signal it did not handle). */
+  readonly exited: Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -226,7 +229,7 @@ export async function startUpstreamGatewayProcess(toml: string, flags: Record<st
   const args = ['-r', join(ROOT, 'test', 'support', 'register-ts.js'), join(ROOT, 'src', 'main.ts'), 'start', '--home', home];
   for (const [key, value] of Object.entries(settings)) args.push('--set', `${key}=${value}`);
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const logs: string[] = [];
   const waiters = new Set<(msg: string) => void>();
   let stderr = '';
@@ -265,17 +268,19 @@ export async function startUpstreamGatewayProcess(toml: string, flags: Record<st
   };
   try {
     const line = await waitForLog(/^EVM JSON-RPC listening on /, timeoutMs, 0);
-    const evmUrl = line.slice('EVM JSON-RPC listening on '.length).split(' ')[0];
+    const [evmUrl, evmWsUrl] = line.slice('EVM JSON-RPC listening on '.length).split(' and ');
     return {
       pid: child.pid!,
       home,
       evmUrl,
+      evmWsUrl,
       logs,
       reload(text: string) {
         writeFileSync(configFile, text);
         child.kill('SIGHUP');
       },
       waitForLog,
+      exited,
       async close() {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
         await exited;

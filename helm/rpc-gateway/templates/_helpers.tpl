@@ -97,6 +97,12 @@ naming the values to change.
 {{- if and (not $upstream) (or (gt (int .Values.replicaCount) 1) .Values.autoscaling.enabled) }}
 {{- fail (printf "replicaCount = %v, autoscaling.enabled = %v: the embedded devnet is a single-validator chain on one volume, so it runs in exactly one pod (replicaCount: 1, autoscaling.enabled: false); list your nodes in upstreams.node / upstreams.evm to run many replicas" .Values.replicaCount .Values.autoscaling.enabled) }}
 {{- end }}
+{{- if and $upstream (or (gt (int .Values.replicaCount) 1) .Values.autoscaling.enabled) }}
+{{- $filters := .Values.gatewayToml.filters | default dict }}
+{{- if not (and (include "rpc-gateway.redisEnabled" .) .Values.redis.cache .Values.redis.access (ne (toString $filters.shared) "false")) }}
+{{- fail (printf "replicaCount = %v, autoscaling.enabled = %v without Redis for filters and caps: each replica would keep its own EVM filters (a poll landing on another replica answers \"filter not found\") and count per-IP caps alone; enable redis.external (or redis.embedded for development) with redis.cache and redis.access true and gatewayToml.filters.shared true, or run one replica" .Values.replicaCount .Values.autoscaling.enabled) }}
+{{- end }}
+{{- end }}
 {{- range $table := list "cache" "queue" "access" }}
 {{- $t := index $.Values.gatewayToml $table | default dict }}
 {{- if and (hasKey $t "redis_url") (index $t "redis_url") }}
