@@ -128,26 +128,53 @@ export class RpcEngine {
     return this.registry.has(method);
   }
 
-  /** One call: gate, registry lookup, guards, param decoding, validation, execution; never throws. */
-  async call(request: RpcRequest, ctx: CallContext): Promise<Outcome> {
+  /**
+   * One call: gate, registry lookup, guards, param decoding, validation, execution; never fails. Its
+   * outcome comes as a value when every step answered at once (a cache hit, a computed answer), so
+   * that such a call costs no promise chain.
+   */
+  call(request: RpcRequest, ctx: CallContext): Outcome | Promise<Outcome> {
     const startedAt = process.hrtime.bigint();
     const method = this.registry.get(request.method);
-    let outcome: Outcome;
     this.pending++;
+    let admitted: Promise<void> | undefined;
     try {
-      const admitted = this.gate?.(request, ctx);
-      if (admitted !== undefined) await admitted;
+      admitted = this.gate?.(request, ctx);
+    } catch (err) {
+      return this.failed(err, method, request, ctx, startedAt);
+    }
+    if (admitted === undefined) return this.execute(method, request, ctx, startedAt);
+    return admitted.then(
+      () => this.execute(method, request, ctx, startedAt),
+      (err: unknown) => this.failed(err, method, request, ctx, startedAt),
+    );
+  }
+
+  private execute(method: AnyMethod | undefined, request: RpcRequest, ctx: CallContext, startedAt: bigint): Outcome | Promise<Outcome> {
+    let args: MethodArgs;
+    let result: unknown;
+    try {
       if (method === undefined) throw unknownMethod(this.policy, request.method, ctx);
       checkGuards(this.policy, method, ctx);
-      const args = this.dialect.decodeParams(method, request.params, ctx.transport);
-      const result = await this.executor(method, args, request, ctx);
-      outcome = { ok: true, result, method, args };
+      args = this.dialect.decodeParams(method, request.params, ctx.transport);
+      result = this.executor(method, args, request, ctx);
     } catch (err) {
-      const error = err instanceof RateLimitedError ? this.dialect.rateLimited(err.limit, err.retryAfterMs) : this.dialect.toRpcError(err, request, ctx);
-      outcome = { ok: false, error, method };
-    } finally {
-      this.pending--;
+      return this.failed(err, method, request, ctx, startedAt);
     }
+    if (!isPromiseLike(result)) return this.done({ ok: true, result, method, args }, request, ctx, startedAt);
+    return Promise.resolve(result).then(
+      (value: unknown) => this.done({ ok: true, result: value, method, args }, request, ctx, startedAt),
+      (err: unknown) => this.failed(err, method, request, ctx, startedAt),
+    );
+  }
+
+  private failed(err: unknown, method: AnyMethod | undefined, request: RpcRequest, ctx: CallContext, startedAt: bigint): Outcome {
+    const error = err instanceof RateLimitedError ? this.dialect.rateLimited(err.limit, err.retryAfterMs) : this.dialect.toRpcError(err, request, ctx);
+    return this.done({ ok: false, error, method }, request, ctx, startedAt);
+  }
+
+  private done(outcome: Outcome, request: RpcRequest, ctx: CallContext, startedAt: bigint): Outcome {
+    this.pending--;
     for (const observer of this.observers) observer.onCall(request, ctx, outcome, startedAt);
     return outcome;
   }
@@ -339,3 +366,6 @@ function refuseRest(messages: readonly Message[], error: RpcError): string[] {
   return answers;
 }
 
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
+}

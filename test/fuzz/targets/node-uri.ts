@@ -30,7 +30,7 @@ export async function fuzz(data: Buffer): Promise<void> {
   }
   for (const { name } of NODE_METHODS) {
     const request = { method: name, params: { uri: params }, id: -1 };
-    const outcome = await timedAsync(() => engine.call(request, ctx));
+    const outcome = await timedAsync(async () => engine.call(request, ctx));
     checkLogged();
     if (!outcome.ok && !(outcome.error instanceof RpcError)) throw new Error(`untyped failure: ${String(outcome.error)}`);
     checkAnswer(engine.answer('-1', outcome, request, ctx).text);
