@@ -6,7 +6,8 @@
  * max_ws_connections_per_ip hold for the deployment; ethers v6 `contract.on`, viem `watchContractEvent`
  * and raw `eth_getFilterChanges` on a new connection per poll see every event of 30+ blocks once, none
  * more than two polls late, with no `not found`, while C is SIGKILLed mid-run; A and B go on serving
- * C's filters, and uninstall one of them.
+ * C's filters (changes and logs), a pending-transaction filter sees every tx, and one replica uninstalls
+ * a filter for all.
  */
 import { Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers';
 import { compileProbe } from '../unit/embedded/evm-harness';
@@ -104,7 +105,9 @@ describe('three replicas behind round-robin balancers', () => {
     // A filter made on C itself, polled only once C is gone.
     const onC = (await callOnNewConnection(set.replicas[2].evmHttpUrl, 'eth_newFilter', [{ address }])).result as string;
     const raw = (await rpc('eth_newFilter', [{ address }])).result as string;
-    expect([typeof onC, typeof raw]).toEqual(['string', 'string']);
+    // A pending-transaction filter (of another client address: 127.0.0.1 holds its max_filters_per_ip).
+    const pending = (await callOnNewConnection(perConnection.url, 'eth_newPendingTransactionFilter', [], { 'x-forwarded-for': '10.3.0.1' })).result as string;
+    expect([typeof onC, typeof raw, typeof pending]).toEqual(['string', 'string', 'string']);
     const watchers: EventWatcher[] = [
       await watchWithEthers(perRequest.url, address, abi, 'Counted', POLL_MS),
       await watchWithViem(perRequest.url, address, abi, 'Counted', POLL_MS),
@@ -155,6 +158,9 @@ describe('three replicas behind round-robin balancers', () => {
     // C's filter, never polled: A and B serve all of it.
     const fromC = await rpc('eth_getFilterChanges', [onC]);
     expect(((fromC.result ?? []) as Array<{ transactionHash: string }>).map((l) => l.transactionHash)).toEqual(hashes);
+    // Found (its range is latest..latest, no fromBlock being given, as go-ethereum reads it).
+    expect(Array.isArray((await rpc('eth_getFilterLogs', [onC])).result)).toBe(true);
+    expect((await rpc('eth_getFilterChanges', [pending])).result).toEqual(hashes);
     // Uninstalled on one replica, gone for the others.
     expect((await callOnNewConnection(set.replicas[0].evmHttpUrl, 'eth_uninstallFilter', [onC])).result).toBe(true);
     expect((await callOnNewConnection(set.replicas[1].evmHttpUrl, 'eth_getFilterChanges', [onC])).error?.message).toBe(`filter ${onC} not found`);
@@ -168,5 +174,6 @@ describe('three replicas behind round-robin balancers', () => {
     );
     await Promise.all(watchers.map((w) => w.stop()));
     await rpc('eth_uninstallFilter', [raw]);
+    await rpc('eth_uninstallFilter', [pending]);
   });
 });
