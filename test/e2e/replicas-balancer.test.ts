@@ -6,7 +6,8 @@
  * max_ws_connections_per_ip hold for the deployment; ethers v6 `contract.on`, viem `watchContractEvent`
  * and raw `eth_getFilterChanges` on a new connection per poll see every event of 30+ blocks once, none
  * more than two polls late, with no `not found`, while C is SIGKILLed mid-run; A and B go on serving
- * C's filters, and uninstall one of them.
+ * C's filters (changes and logs), a pending-transaction filter sees every tx, and one replica uninstalls
+ * a filter for all.
  */
 import { Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers';
 import { compileProbe } from '../unit/embedded/evm-harness';
@@ -71,15 +72,20 @@ describe('three replicas behind round-robin balancers', () => {
         await sleep(50);
       }
     }
-    const perIp = `max_filters_per_ip ${FILTERS_PER_IP} reached`;
-    const cap = 'error creating block filter: max limit reached';
+    // Uninstalled through the balancer, each mostly on a replica other than its maker (before the checks,
+    // so that a failure here leaves the next tests room).
+    const uninstalled: unknown[] = [];
+    for (const id of made) uninstalled.push((await callOnNewConnection(perRequest.url, 'eth_uninstallFilter', [id])).result);
+    // Both caps answer the node's own error: max_filters_per_ip stops the first two addresses at 4 while
+    // filter-cap still has room, and filter-cap stops the third at 10 in all.
+    const full = 'error creating block filter: max limit reached';
     expect(outcomes).toEqual({
-      '10.1.0.1': ['ok', 'ok', 'ok', 'ok', perIp, perIp],
-      '10.1.0.2': ['ok', 'ok', 'ok', 'ok', perIp, perIp],
-      '10.1.0.3': ['ok', 'ok', cap, cap, cap, cap],
+      '10.1.0.1': ['ok', 'ok', 'ok', 'ok', full, full],
+      '10.1.0.2': ['ok', 'ok', 'ok', 'ok', full, full],
+      '10.1.0.3': ['ok', 'ok', full, full, full, full],
     });
-    // Uninstalled through the balancer, each mostly on a replica other than its maker: the cap is free again.
-    for (const id of made) expect((await callOnNewConnection(perRequest.url, 'eth_uninstallFilter', [id])).result).toBe(true);
+    expect(uninstalled).toEqual(made.map(() => true));
+    // The cap is free again.
     expect(typeof (await callOnNewConnection(perRequest.url, 'eth_newBlockFilter', [], { 'x-forwarded-for': '10.1.0.4' })).result).toBe('string');
   });
 
@@ -104,7 +110,9 @@ describe('three replicas behind round-robin balancers', () => {
     // A filter made on C itself, polled only once C is gone.
     const onC = (await callOnNewConnection(set.replicas[2].evmHttpUrl, 'eth_newFilter', [{ address }])).result as string;
     const raw = (await rpc('eth_newFilter', [{ address }])).result as string;
-    expect([typeof onC, typeof raw]).toEqual(['string', 'string']);
+    // A pending-transaction filter (of another client address: 127.0.0.1 holds its max_filters_per_ip).
+    const pending = (await callOnNewConnection(perConnection.url, 'eth_newPendingTransactionFilter', [], { 'x-forwarded-for': '10.3.0.1' })).result as string;
+    expect([typeof onC, typeof raw, typeof pending]).toEqual(['string', 'string', 'string']);
     const watchers: EventWatcher[] = [
       await watchWithEthers(perRequest.url, address, abi, 'Counted', POLL_MS),
       await watchWithViem(perRequest.url, address, abi, 'Counted', POLL_MS),
@@ -155,6 +163,9 @@ describe('three replicas behind round-robin balancers', () => {
     // C's filter, never polled: A and B serve all of it.
     const fromC = await rpc('eth_getFilterChanges', [onC]);
     expect(((fromC.result ?? []) as Array<{ transactionHash: string }>).map((l) => l.transactionHash)).toEqual(hashes);
+    // Found (its range is latest..latest, no fromBlock being given, as go-ethereum reads it).
+    expect(Array.isArray((await rpc('eth_getFilterLogs', [onC])).result)).toBe(true);
+    expect((await rpc('eth_getFilterChanges', [pending])).result).toEqual(hashes);
     // Uninstalled on one replica, gone for the others.
     expect((await callOnNewConnection(set.replicas[0].evmHttpUrl, 'eth_uninstallFilter', [onC])).result).toBe(true);
     expect((await callOnNewConnection(set.replicas[1].evmHttpUrl, 'eth_getFilterChanges', [onC])).error?.message).toBe(`filter ${onC} not found`);
@@ -168,5 +179,6 @@ describe('three replicas behind round-robin balancers', () => {
     );
     await Promise.all(watchers.map((w) => w.stop()));
     await rpc('eth_uninstallFilter', [raw]);
+    await rpc('eth_uninstallFilter', [pending]);
   });
 });
