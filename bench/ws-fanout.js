@@ -282,7 +282,11 @@ async function main() {
     const gwMetrics = await freePort();
     // CometBFT's defaults would refuse most of the clients: 900 connections, 100 subscription clients.
     const configToml = ['[rpc]', 'max_open_connections = 0', `max_subscription_clients = ${CLIENTS + 100}`, 'max_subscriptions_per_client = 5', ''].join('\n');
-    const gatewayToml = ['[backend]', 'kind = "upstream"', '', '[upstream]', 'health_check_interval = "1s"', '', '[[upstream.node]]', 'name = "devnet"', `url = "${upstream.url}"`, ''].join('\n');
+    // Every client comes from 127.0.0.1: no per-address caps.
+    const gatewayToml = [
+      '[backend]', 'kind = "upstream"', '', '[limits]', 'max_ws_connections_per_ip = 0', 'max_subscriptions_per_ip = 0', '',
+      '[upstream]', 'health_check_interval = "1s"', '', '[[upstream.node]]', 'name = "devnet"', `url = "${upstream.url}"`, '',
+    ].join('\n');
     const gw = await startGateway(['--json-rpc.enable', 'false', ...metricsFlags(gwMetrics)], {
       'config/config.toml': configToml,
       'config/gateway.toml': gatewayToml,
