@@ -60,7 +60,7 @@ export class MetricsService {
     const batchSize = this.families.rpc.batchSize.labels({ interface: surface });
     return {
       received: (transport, bytes) => this.meter(surface, transport).requestBytes.inc(bytes),
-      answered: (transport, bytes) => this.meter(surface, transport).responseBytes.inc(bytes),
+      answered: (transport, text) => this.meter(surface, transport).responseBytes.inc(Buffer.byteLength(text)),
       batch: (size) => batchSize.observe(size),
       refused: (limit) => this.refuse(surface, 'limit', limit),
       rejected: (transport, code) => calls.rejected(transport, code),

@@ -21,7 +21,8 @@ export interface CallObserver {
 /** What the engine counts besides calls; the metrics service supplies it (no-ops when off). */
 export interface EngineMeters {
   received(transport: Transport, bytes: number): void;
-  answered(transport: Transport, bytes: number): void;
+  /** An answer written (its bytes are counted only where meters are on: a long answer costs a scan). */
+  answered(transport: Transport, text: string): void;
   batch(size: number): void;
   /** A limit refused a request (the limit's config key). */
   refused(limit: string): void;
@@ -75,6 +76,8 @@ const TIMED_OUT = Symbol('timed out');
 const callDeadlines = new DeadlineClock(10);
 /** Answer text of one member, and the size of its result (what batch-response-max-size counts). */
 type Answer = { readonly text: string; readonly resultBytes: number; readonly immutable: boolean; readonly retryAfterMs?: number };
+/** What became of one message: its answer, none (a notification), or its deadline passed first. */
+type Answered = Answer | undefined | typeof TIMED_OUT;
 
 /**
  * The one JSON-RPC engine: envelope → batch loop → registry lookup → guards (from metadata) → param
@@ -197,7 +200,7 @@ export class RpcEngine {
 
   /** Counts an answer written by a transport that frames it itself (node RPC URI calls). */
   countAnswer(transport: Transport, text: string): string {
-    this.meters.answered(transport, Buffer.byteLength(text));
+    this.meters.answered(transport, text);
     return text;
   }
 
@@ -218,7 +221,8 @@ export class RpcEngine {
         reply = { body: errorAnswer(this.dialect.bodyErrorId, body.error), failed: true, immutable: false };
         break;
       case 'single': {
-        const answer = await this.answerWithin(body.message, origin);
+        const within = this.answerWithin(body.message, origin);
+        const answer = isPromiseLike(within) ? await within : within;
         const text = answer === TIMED_OUT ? errorAnswer(answeredIdOf(body.message), this.dialect.timedOut()) : answer?.text;
         const answered = answer === TIMED_OUT ? undefined : answer;
         reply = { body: text, failed: false, immutable: answered?.immutable === true, retryAfterMs: answered?.retryAfterMs };
@@ -228,7 +232,7 @@ export class RpcEngine {
         reply = await this.batch(body.messages, origin);
         break;
     }
-    if (reply.body !== undefined) this.meters.answered(origin.transport, Buffer.byteLength(reply.body));
+    if (reply.body !== undefined) this.meters.answered(origin.transport, reply.body);
     return reply;
   }
 
@@ -281,12 +285,17 @@ export class RpcEngine {
     return done();
   }
 
-  /** A call's answer, or TIMED_OUT at the origin's deadline, when its context's signal fires. */
-  private answerWithin(message: Message, origin: Origin): Promise<Answer | undefined | typeof TIMED_OUT> {
+  /**
+   * A call's answer, or TIMED_OUT at the origin's deadline, when its context's signal fires; a value
+   * when the call answered at once.
+   */
+  private answerWithin(message: Message, origin: Origin): Answered | Promise<Answered> {
     if (origin.deadline === undefined) return this.answerMessage(message, origin, undefined);
     const left = origin.deadline - Date.now();
-    if (left <= 0) return Promise.resolve(TIMED_OUT);
+    if (left <= 0) return TIMED_OUT;
     const abort = new AbortController();
+    const answer = this.answerMessage(message, origin, abort.signal);
+    if (!isPromiseLike(answer)) return answer;
     return new Promise((resolve, reject) => {
       const watch = {
         deadline: performance.now() + left,
@@ -297,7 +306,7 @@ export class RpcEngine {
         },
       };
       callDeadlines.add(watch);
-      this.answerMessage(message, origin, abort.signal).then(
+      answer.then(
         (a) => {
           watch.done = true;
           resolve(a);
@@ -310,7 +319,7 @@ export class RpcEngine {
     });
   }
 
-  private async answerMessage(message: Message, origin: Origin, signal: AbortSignal | undefined): Promise<Answer | undefined> {
+  private answerMessage(message: Message, origin: Origin, signal: AbortSignal | undefined): Answer | undefined | Promise<Answer | undefined> {
     switch (message.kind) {
       case 'ignored':
         return undefined;
@@ -318,13 +327,14 @@ export class RpcEngine {
         return { text: errorAnswer(message.idText, message.error), resultBytes: 0, immutable: false };
       case 'notification': {
         const request = { method: message.method, params: message.params, id: undefined };
-        await this.call(request, this.contextOf(origin, undefined, undefined, signal));
-        return undefined;
+        const outcome = this.call(request, this.contextOf(origin, undefined, undefined, signal));
+        return isPromiseLike(outcome) ? outcome.then(() => undefined) : undefined;
       }
       case 'call': {
         const request = { method: message.method, params: message.params, id: message.id };
         const ctx = this.contextOf(origin, message.id, message.idText, signal);
-        return this.answer(message.idText, await this.call(request, ctx), request, ctx);
+        const outcome = this.call(request, ctx);
+        return isPromiseLike(outcome) ? outcome.then((o) => this.answer(message.idText, o, request, ctx)) : this.answer(message.idText, outcome, request, ctx);
       }
     }
   }
@@ -366,6 +376,6 @@ function refuseRest(messages: readonly Message[], error: RpcError): string[] {
   return answers;
 }
 
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as PromiseLike<unknown> | undefined)?.then === 'function';
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as PromiseLike<T> | undefined)?.then === 'function';
 }
