@@ -4,7 +4,7 @@
 #   docker run --rm -p 26657:26657 -p 8545:8545 -p 8546:8546 -p 26660:26660 rpc-gateway:0.1.0
 # test/e2e/container-install.test.ts follows these steps without Docker: keep them plain.
 
-ARG NODE_VERSION=22
+ARG NODE_VERSION=24
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app

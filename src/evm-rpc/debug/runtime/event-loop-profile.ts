@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks';
 
 /**
  * Node's "blocking" profile: the event loop delay histogram. debug_setBlockProfileRate(rate) turns it
@@ -8,7 +8,7 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
  */
 @Injectable()
 export class EventLoopProfile implements OnModuleDestroy {
-  private histogram: IntervalHistogram | undefined;
+  private histogram: ELDHistogram | undefined;
 
   setRate(rate: number): void {
     this.histogram?.disable();
