@@ -5,7 +5,7 @@
  */
 import { table, type TableSpec } from './config-table-spec';
 import type { GatewayOwnConfig, InstrumentationConfig, JsonRpcConfig, RpcConfig } from './config.types';
-import { AccessConfigSchema, BackendConfigSchema, CacheConfigSchema, DevnetConfigSchema, FiltersConfigSchema, InstrumentationConfigSchema, JsonRpcConfigSchema, LimitsConfigSchema, LogConfigSchema, PluginsConfigSchema, QueueConfigSchema, RpcConfigSchema } from './config.schema';
+import { AccessConfigSchema, BackendConfigSchema, CacheConfigSchema, CompressionConfigSchema, DevnetConfigSchema, FiltersConfigSchema, InstrumentationConfigSchema, JsonRpcConfigSchema, LimitsConfigSchema, LogConfigSchema, PluginsConfigSchema, QueueConfigSchema, RpcConfigSchema } from './config.schema';
 
 export const CONFIG_TABLES = {
   rpc: table<RpcConfig>({
@@ -366,6 +366,18 @@ export const CONFIG_TABLES = {
       rpc_header_timeout: { kind: 'duration', doc: 'Node RPC: time a client has to send its request headers; 0 = none.' },
       rpc_read_timeout: { kind: 'duration', doc: 'Node RPC: time a client has to send a whole request, body included; 0 = none.' },
       rpc_idle_timeout: { kind: 'duration', doc: 'Node RPC: how long an idle keep-alive connection stays open.' },
+    },
+  }),
+
+  compression: table<GatewayOwnConfig['compression']>({
+    file: 'gateway.toml',
+    title: 'Compression of answers and WebSocket messages, on both interfaces',
+    schema: CompressionConfigSchema,
+    defaults: { http: true, min_bytes: 1024, ws_permessage_deflate: false },
+    keys: {
+      http: { kind: 'boolean', doc: 'gzip HTTP answers of min_bytes or more for clients that accept it (Accept-Encoding).' },
+      min_bytes: { kind: 'integer', doc: 'Smallest HTTP answer that is compressed, in bytes.' },
+      ws_permessage_deflate: { kind: 'boolean', doc: 'Offer WebSocket permessage-deflate (about 40 KiB of zlib memory per connection that takes it).' },
     },
   }),
 };

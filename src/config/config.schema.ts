@@ -158,3 +158,9 @@ export class LimitsConfigSchema implements Gateway<'limits'> {
   @IsDurationAtLeast(0) rpc_read_timeout!: number;
   @IsDurationAtLeast(0) rpc_idle_timeout!: number;
 }
+
+export class CompressionConfigSchema implements Gateway<'compression'> {
+  @IsFlag() http!: boolean;
+  @IsIntAtLeast(0) min_bytes!: number;
+  @IsFlag() ws_permessage_deflate!: boolean;
+}

@@ -153,6 +153,13 @@ export interface GatewayOwnConfig {
   access: AccessConfig;
   /** `[limits]`: query caps, per-IP caps, slow-client timeouts of the node RPC listener. */
   limits: LimitsConfig;
+  /** `[compression]`: gzip HTTP answers, WebSocket permessage-deflate. */
+  compression: {
+    http: boolean;
+    /** Bytes: smaller answers go uncompressed. */
+    min_bytes: number;
+    ws_permessage_deflate: boolean;
+  };
 }
 
 /** One `[[access.rate]]` rule: at most `limit` calls of the matching methods per `window`, per client. */

@@ -65,6 +65,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       upstream: parseUpstreamConfig(documents['gateway.toml']),
       access: { ...table('access'), rate: parseRateRules(documents['gateway.toml']) },
       limits: table('limits'),
+      compression: table('compression'),
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { OnGatewayConnection, OnGatewayInit } from '@nestjs/websockets';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { RawData, WebSocket, WebSocketServer } from 'ws';
+import type { PerMessageDeflateOptions, RawData, WebSocket, WebSocketServer } from 'ws';
 import type { Door, Pass } from '../access/door';
 import type { Caller } from './call-context';
 import type { RpcEngine } from './engine';
@@ -22,6 +22,8 @@ export interface WsGatewayOptions {
   readonly onOversized?: () => void;
   /** The budget an unfinished message counts against. */
   readonly unfinished: UnfinishedBytes;
+  /** permessage-deflate offered to clients, or not (ws-deflate.ts). */
+  readonly perMessageDeflate: PerMessageDeflateOptions | false;
 }
 
 /** Who a WebSocket is from, as the door admitted it, and what to do when it closes. */
@@ -55,6 +57,7 @@ export abstract class JsonRpcWsGateway implements OnGatewayInit<WebSocketServer>
   /** The server Nest created for this gateway (no port of its own); the limits of the config. */
   afterInit(server: WebSocketServer): void {
     server.options.maxPayload = this.options.maxPayload;
+    server.options.perMessageDeflate = this.options.perMessageDeflate;
     this.server = server;
   }
 

@@ -9,12 +9,14 @@ import type { CallContext, Caller } from '../../rpc/call-context';
 import type { RpcEngine } from '../../rpc/engine';
 import { errorAnswer } from '../../rpc/envelope';
 import { MethodNotFoundError, RateLimitedError } from '../../rpc/errors';
+import { AnswerCompressor } from '../../rpc/http/answer-compression';
+import { readDecodedBody } from '../../rpc/http/body-decoding';
 import { readBody } from '../../rpc/http/body-reader';
 import { corsOf, type Cors, type HeaderList } from '../../rpc/http/cors';
 import { httpError } from '../../rpc/http/plain-replies';
 import { Listeners } from '../../rpc/listeners';
 import { RPC_ENGINE } from '../../rpc/registration';
-import { BodyTooLargeError } from '../node-errors';
+import { BodyReadError, BodyTooLargeError } from '../node-errors';
 import { endpointListHtml } from './endpoint-list';
 import { NodeWsGateway } from './node-ws.gateway';
 
@@ -36,6 +38,7 @@ export class NodeHttpTransport implements OnModuleInit {
   private readonly requestId = requestIdGenerator();
   private readonly cors: Cors | undefined;
   private readonly door: Door;
+  private readonly compressor: AnswerCompressor;
 
   constructor(
     @Inject(RPC_ENGINE.node) private readonly engine: RpcEngine,
@@ -49,6 +52,7 @@ export class NodeHttpTransport implements OnModuleInit {
     this.cors =
       rpc.cors_allowed_origins.length > 0 ? corsOf({ origins: rpc.cors_allowed_origins, methods: rpc.cors_allowed_methods, headers: rpc.cors_allowed_headers }) : undefined;
     this.door = new Door(access, 'node', engine.dialect);
+    this.compressor = new AnswerCompressor(config.gateway.compression);
   }
 
   onModuleInit(): void {
@@ -95,13 +99,18 @@ export class NodeHttpTransport implements OnModuleInit {
     // A caller over a rule on every method is refused before its body is read (it is discarded) or parsed.
     const spent = this.door.spent(entry.caller);
     if (spent) return readBody(req, 0, () => tooMany(res, spent, cors));
-    readBody(req, this.config.rpc.max_body_bytes, (body) => {
-      if (body === undefined) {
+    const closing = [...cors, 'Content-Type', JSON_TYPE, 'Connection', 'close'];
+    const body = (text: string | undefined): void => {
+      if (text === undefined) {
         this.refuse('max_body_bytes');
         res.shouldKeepAlive = false;
-        return send(res, 400, [...cors, 'Content-Type', JSON_TYPE, 'Connection', 'close'], errorAnswer(undefined, new BodyTooLargeError('max_body_bytes')));
+        return send(res, 400, closing, errorAnswer(undefined, new BodyTooLargeError('max_body_bytes')));
       }
-      this.route(req, res, entry.url, entry.caller, body, cors).catch((err: Error) => httpError(res, 500, err.message, cors));
+      this.route(req, res, entry.url, entry.caller, text, cors).catch((err: Error) => httpError(res, 500, err.message, cors));
+    };
+    readDecodedBody(req, this.config.rpc.max_body_bytes, body, (why) => {
+      res.shouldKeepAlive = false;
+      send(res, why.status, closing, errorAnswer(undefined, new BodyReadError(why.reason)));
     });
   }
 
@@ -109,7 +118,7 @@ export class NodeHttpTransport implements OnModuleInit {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     if (path === '/') {
-      if (body.length === 0) return send(res, 200, [...cors, ...serverTime(), 'Content-Type', 'text/html'], endpointListHtml(req.headers.host ?? '', this.servedMethods()));
+      if (body.length === 0) return this.compressor.send(req, res, 200, [...cors, ...serverTime(), 'Content-Type', 'text/html'], endpointListHtml(req.headers.host ?? '', this.servedMethods()));
       return this.jsonRpc(req, res, caller, body, cors);
     }
     if (path === '/websocket') return send(res, 400, [...cors, 'Content-Type', 'text/plain; charset=utf-8'], 'Bad Request\n');
@@ -141,7 +150,7 @@ export class NodeHttpTransport implements OnModuleInit {
     const headers = [...cors, ...serverTime(), 'Content-Type', JSON_TYPE];
     if (limited) headers.push('Retry-After', retryAfterSeconds(limited.retryAfterMs));
     if (answer.immutable) headers.push('Cache-Control', CACHE_CONTROL_IMMUTABLE);
-    send(res, status, headers, this.engine.countAnswer('uri', answer.text));
+    this.compressor.send(req, res, status, headers, this.engine.countAnswer('uri', answer.text));
   }
 
   private async jsonRpc(req: IncomingMessage, res: ServerResponse, caller: Caller, body: string, cors: HeaderList): Promise<void> {
@@ -156,7 +165,7 @@ export class NodeHttpTransport implements OnModuleInit {
     if (reply.immutable) headers.push('Cache-Control', CACHE_CONTROL_IMMUTABLE);
     // Every call refused at a rate limit: 429, and when to come back.
     if (reply.retryAfterMs !== undefined) headers.push('Retry-After', retryAfterSeconds(reply.retryAfterMs));
-    send(res, reply.failed ? 500 : reply.retryAfterMs !== undefined ? 429 : 200, headers, reply.body);
+    this.compressor.send(req, res, reply.failed ? 500 : reply.retryAfterMs !== undefined ? 429 : 200, headers, reply.body);
   }
 }
 

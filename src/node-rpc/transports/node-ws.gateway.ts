@@ -8,6 +8,7 @@ import type { RpcEngine } from '../../rpc/engine';
 import { LimitError } from '../../rpc/errors';
 import { RPC_ENGINE } from '../../rpc/registration';
 import { UnfinishedBytes } from '../../rpc/unfinished-bytes';
+import { wsDeflateOf } from '../../rpc/ws-deflate';
 import { JsonRpcWsGateway } from '../../rpc/ws-gateway';
 
 /** CometBFT's WebSocket timings: ping every 27 s, read deadline 30 s. */
@@ -38,6 +39,7 @@ export class NodeWsGateway extends JsonRpcWsGateway {
       keepAlive: KEEP_ALIVE,
       onOversized: () => metrics?.refuse('node', 'limit', 'max_body_bytes'),
       unfinished,
+      perMessageDeflate: wsDeflateOf(config.gateway.compression),
     });
   }
 }

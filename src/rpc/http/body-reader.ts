@@ -35,7 +35,7 @@ export function readBody(req: IncomingMessage, limit: number, done: (text: strin
 }
 
 /** Reads and drops the rest of a body over its limit, then calls `done(undefined)`. */
-function discard(req: IncomingMessage, read: number, done: (text: undefined) => void): void {
+export function discard(req: IncomingMessage, read: number, done: (text: undefined) => void): void {
   let answered = false;
   const answer = (): void => {
     if (answered) return;

@@ -23,6 +23,7 @@ const DEFAULTS: Omit<AppConfig, 'home'> = {
     upstream: { settings: UPSTREAM_DEFAULTS, nodes: [], evm: [] },
     access: { ...CONFIG_TABLES.access.defaults, rate: [] },
     limits: CONFIG_TABLES.limits.defaults,
+    compression: CONFIG_TABLES.compression.defaults,
   },
 };
 

@@ -6,6 +6,8 @@ import { GatewayConfigService } from '../../../config/gateway-config.service';
 import type { Caller } from '../../../rpc/call-context';
 import type { RpcEngine } from '../../../rpc/engine';
 import { errorAnswer } from '../../../rpc/envelope';
+import { AnswerCompressor } from '../../../rpc/http/answer-compression';
+import { readDecodedBody } from '../../../rpc/http/body-decoding';
 import { readBody } from '../../../rpc/http/body-reader';
 import { corsOf, RS_CORS_DEFAULT, type HeaderList } from '../../../rpc/http/cors';
 import { emptyReply, httpError } from '../../../rpc/http/plain-replies';
@@ -21,6 +23,7 @@ import { MAX_BODY_BYTES, refuseRequest } from './request-checks';
 export class EvmHttpTransport implements OnModuleInit {
   private readonly cors = corsOf(RS_CORS_DEFAULT);
   private readonly door: Door<404 | 405>;
+  private readonly compressor: AnswerCompressor;
 
   constructor(
     @Inject(RPC_ENGINE.evm) private readonly engine: RpcEngine,
@@ -30,6 +33,7 @@ export class EvmHttpTransport implements OnModuleInit {
   ) {
     // Evmos' router answers a path or a method it does not serve before any key is looked at.
     this.door = new Door(access, 'evm', engine.dialect, { route: (url, req) => routeOf(url, req.method) });
+    this.compressor = new AnswerCompressor(config.gateway.compression);
   }
 
   onModuleInit(): void {
@@ -70,21 +74,26 @@ export class EvmHttpTransport implements OnModuleInit {
     const caller = entry.caller;
     // A caller over a rule on every method is refused before its body is read (it is discarded) or parsed.
     const spent = this.door.spent(caller);
-    if (spent) return readBody(req, 0, () => reply(res, errorAnswer('null', spent), cors, spent.retryAfterMs));
-    readBody(req, MAX_BODY_BYTES, (text) => {
+    if (spent) return readBody(req, 0, () => this.reply(req, res, errorAnswer('null', spent), cors, spent.retryAfterMs));
+    const body = (text: string | undefined): void => {
       if (text === undefined) {
         res.shouldKeepAlive = false;
         return httpError(res, 413, `content length too large (>${MAX_BODY_BYTES})`, cors);
       }
       this.serve(req, res, caller, text, cors);
+    };
+    readDecodedBody(req, MAX_BODY_BYTES, body, (why) => {
+      res.shouldKeepAlive = false;
+      httpError(res, why.status, why.reason, cors);
     });
   }
 
   private serve(req: IncomingMessage, res: ServerResponse, caller: Caller, text: string, cors: HeaderList): void {
-    this.answer(res, caller, text, remoteOf(req), cors).catch((err: Error) => httpError(res, 400, err.message, cors));
+    this.answer(req, res, caller, text, cors).catch((err: Error) => httpError(res, 400, err.message, cors));
   }
 
-  private async answer(res: ServerResponse, caller: Caller, text: string, remote: string, cors: HeaderList): Promise<void> {
+  private async answer(req: IncomingMessage, res: ServerResponse, caller: Caller, text: string, cors: HeaderList): Promise<void> {
+    const remote = remoteOf(req);
     const timeoutMs = this.config.jsonRpc['http-timeout'];
     const answered = await this.engine.handle(text, {
       transport: 'jsonrpc',
@@ -95,18 +104,16 @@ export class EvmHttpTransport implements OnModuleInit {
     });
     // A body that does not parse costs its rate budget too: over it, the limit's error instead.
     const limited = answered.failed ? await this.door.chargeUnparsed(caller, 'jsonrpc', remote) : undefined;
-    reply(res, limited ? errorAnswer('null', limited) : answered.body, cors, limited?.retryAfterMs ?? answered.retryAfterMs);
+    this.reply(req, res, limited ? errorAnswer('null', limited) : answered.body, cors, limited?.retryAfterMs ?? answered.retryAfterMs);
   }
-}
 
-/** An answer (none: an empty body), with 429 and Retry-After when every call was refused at a rate limit. */
-function reply(res: ServerResponse, answer: string | undefined, cors: HeaderList, retryAfterMs: number | undefined): void {
-  // A string goes out in one write with the head (node:http joins them; a Buffer would take two).
-  const body = answer === undefined ? '' : answer + '\n';
-  // go-ethereum's media type, with no charset parameter.
-  const retry = retryAfterMs === undefined ? [] : ['Retry-After', retryAfterSeconds(retryAfterMs)];
-  res.writeHead(retry.length > 0 ? 429 : 200, ['Content-Type', 'application/json', 'Content-Length', String(Buffer.byteLength(body)), ...retry, ...cors]);
-  res.end(body);
+  /** An answer (none: an empty body), with 429 and Retry-After when every call was refused at a rate limit. */
+  private reply(req: IncomingMessage, res: ServerResponse, answer: string | undefined, cors: HeaderList, retryAfterMs: number | undefined): void {
+    const body = answer === undefined ? '' : answer + '\n';
+    // go-ethereum's media type, with no charset parameter.
+    const retry = retryAfterMs === undefined ? [] : ['Retry-After', retryAfterSeconds(retryAfterMs)];
+    this.compressor.send(req, res, retry.length > 0 ? 429 : 200, ['Content-Type', 'application/json', ...retry, ...cors], body);
+  }
 }
 
 function remoteOf(req: IncomingMessage): string {

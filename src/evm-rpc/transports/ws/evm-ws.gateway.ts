@@ -9,6 +9,7 @@ import { LimitError } from '../../../rpc/errors';
 import { Listeners } from '../../../rpc/listeners';
 import { RPC_ENGINE } from '../../../rpc/registration';
 import { UnfinishedBytes } from '../../../rpc/unfinished-bytes';
+import { wsDeflateOf } from '../../../rpc/ws-deflate';
 import { JsonRpcWsGateway } from '../../../rpc/ws-gateway';
 import { originAllowed } from './origin-check';
 
@@ -48,7 +49,7 @@ export class EvmWsGateway extends JsonRpcWsGateway implements OnModuleInit {
       place: { kind: 'ws', capReached: (key, max) => new LimitError(key, 'limit exceeded', -32005, `${key} ${max} reached`) },
     });
     // cosmos-evm's largest message, and go-ethereum's send queue.
-    super(engine, door, { maxPayload: 1024 * 1024, sendQueue: 256, keepAlive: KEEP_ALIVE, refusalId: 'null', unfinished });
+    super(engine, door, { maxPayload: 1024 * 1024, sendQueue: 256, keepAlive: KEEP_ALIVE, refusalId: 'null', unfinished, perMessageDeflate: wsDeflateOf(config.gateway.compression) });
   }
 
   onModuleInit(): void {
