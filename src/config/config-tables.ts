@@ -376,8 +376,8 @@ export const CONFIG_TABLES = {
     defaults: { http: true, min_bytes: 1024, ws_permessage_deflate: false },
     keys: {
       http: { kind: 'boolean', doc: 'gzip HTTP answers of min_bytes or more for clients that accept it (Accept-Encoding).' },
-      min_bytes: { kind: 'integer', doc: 'Smallest HTTP answer that is compressed, in bytes.' },
-      ws_permessage_deflate: { kind: 'boolean', doc: 'Offer WebSocket permessage-deflate (about 40 KiB of zlib memory per connection that takes it).' },
+      min_bytes: { kind: 'integer', doc: 'Smallest HTTP answer (or WebSocket message) that is compressed, in bytes.' },
+      ws_permessage_deflate: { kind: 'boolean', doc: 'Offer WebSocket permessage-deflate (at most 71 KiB of zlib memory per connection that takes it).' },
     },
   }),
 };

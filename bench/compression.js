@@ -1,0 +1,170 @@
+'use strict';
+/**
+ * What compressing an answer costs and saves, on two large EVM answers shaped as mainnet's are:
+ *
+ *   full block      eth_getBlockByNumber(n, true): 200 transactions (EIP-1559 transfers and token
+ *                   calls among 300 accounts and 20 contracts; hashes and signatures random)
+ *   eth_getLogs     3,000 ERC-20 Transfer logs of 20 tokens among 300 accounts, over 100 blocks
+ *
+ * For gzip at levels 1, 4 (the gateway's), 6 (zlib's default) and 9, deflate at 4 and brotli at quality 4
+ * and 11 (its default): the compressed size, the ratio, and the CPU time of one compression (the median
+ * of BENCH_ITERATIONS, default 40, after warm-up). The answers are made from a fixed seed, so every run
+ * compresses the same bytes. Then, through a real gateway socket (AnswerCompressor over node:http),
+ * the CPU the gateway process spends per request for the full block with and without
+ * `Accept-Encoding: gzip`.
+ */
+const { brotliCompressSync, constants, deflateSync, gzipSync } = require('node:zlib');
+const http = require('node:http');
+
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
+
+/** A small deterministic generator (mulberry32), so runs compare. */
+function generator(seed) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = generator(23);
+const hex = (bytes) => '0x' + Array.from({ length: bytes }, () => Math.floor(rand() * 256).toString(16).padStart(2, '0')).join('');
+const qty = (n) => '0x' + n.toString(16);
+const pick = (list) => list[Math.floor(rand() * list.length)];
+const pad = (address) => '0x' + '0'.repeat(24) + address.slice(2);
+const ACCOUNTS = Array.from({ length: 300 }, () => hex(20));
+const TOKENS = Array.from({ length: 20 }, () => hex(20));
+const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+const amount = () => '0x' + '0'.repeat(40) + hex(12).slice(2);
+
+function fullBlock(number) {
+  const hash = hex(32);
+  const transactions = Array.from({ length: 200 }, (_, i) => {
+    const token = rand() < 0.6;
+    return {
+      blockHash: hash,
+      blockNumber: qty(number),
+      from: pick(ACCOUNTS),
+      gas: qty(token ? 65_000 : 21_000),
+      gasPrice: qty(1_500_000_000 + Math.floor(rand() * 1e9)),
+      maxFeePerGas: qty(30_000_000_000),
+      maxPriorityFeePerGas: qty(1_500_000_000),
+      hash: hex(32),
+      input: token ? '0xa9059cbb' + pad(pick(ACCOUNTS)).slice(2) + amount().slice(2) : '0x',
+      nonce: qty(Math.floor(rand() * 5000)),
+      to: token ? pick(TOKENS) : pick(ACCOUNTS),
+      transactionIndex: qty(i),
+      value: token ? '0x0' : qty(Math.floor(rand() * 1e18)),
+      type: '0x2',
+      accessList: [],
+      chainId: '0x2328',
+      v: qty(Math.floor(rand() * 2)),
+      yParity: qty(Math.floor(rand() * 2)),
+      r: hex(32),
+      s: hex(32),
+    };
+  });
+  return {
+    baseFeePerGas: qty(1_000_000_000), difficulty: '0x0', extraData: '0x', gasLimit: qty(30_000_000), gasUsed: qty(9_000_000),
+    hash, logsBloom: hex(256), miner: pick(ACCOUNTS), mixHash: '0x' + '0'.repeat(64), nonce: '0x0000000000000000', number: qty(number),
+    parentHash: hex(32), receiptsRoot: hex(32), sha3Uncles: hex(32), size: qty(90_000), stateRoot: hex(32), timestamp: qty(1_700_000_000 + number),
+    transactions, transactionsRoot: hex(32), uncles: [], withdrawals: [], withdrawalsRoot: hex(32),
+  };
+}
+
+function logs(count) {
+  const out = [];
+  for (let block = 0; out.length < count; block++) {
+    const blockHash = hex(32);
+    for (let i = 0; i < count / 100 && out.length < count; i++) {
+      out.push({
+        address: pick(TOKENS), topics: [TRANSFER, pad(pick(ACCOUNTS)), pad(pick(ACCOUNTS))], data: amount(),
+        blockNumber: qty(19_000_000 + block), blockHash, blockTimestamp: qty(1_700_000_000 + block * 12), transactionHash: hex(32),
+        transactionIndex: qty(i), logIndex: qty(i), removed: false,
+      });
+    }
+  }
+  return out;
+}
+
+const answer = (result) => Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, result }) + '\n');
+const ANSWERS = { 'full block': answer(fullBlock(19_000_000)), 'eth_getLogs': answer(logs(3000)) };
+
+const CODECS = {
+  'gzip 1': (b) => gzipSync(b, { level: 1 }),
+  'gzip 4 (gateway)': (b) => gzipSync(b, { level: 4 }),
+  'gzip 6': (b) => gzipSync(b, { level: 6 }),
+  'gzip 9': (b) => gzipSync(b, { level: 9 }),
+  'deflate 4': (b) => deflateSync(b, { level: 4 }),
+  'br 4': (b) => brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: b.length } }),
+  'br 11': (b) => brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_SIZE_HINT]: b.length } }),
+};
+
+function cpuMicrosOf(fn) {
+  for (let i = 0; i < 3; i++) fn();
+  const times = [];
+  for (let i = 0; i < ITERATIONS; i++) {
+    const start = process.cpuUsage();
+    fn();
+    const used = process.cpuUsage(start);
+    times.push(used.user + used.system);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+}
+
+/** CPU µs per request of this process serving the full block through AnswerCompressor over a real socket. */
+async function throughGateway(body, acceptEncoding) {
+  const { AnswerCompressor } = require('../dist/rpc/http/answer-compression');
+  const compressor = new AnswerCompressor({ http: true, min_bytes: 1024, ws_permessage_deflate: false });
+  const text = body.toString();
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => compressor.send(req, res, 200, ['Content-Type', 'application/json'], text));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const once = () => new Promise((resolve, reject) => {
+    const req = http.request({ port: server.address().port, host: '127.0.0.1', method: 'POST', agent, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (res) => {
+      let bytes = 0;
+      res.on('data', (c) => (bytes += c.length));
+      res.on('end', () => resolve(bytes));
+    });
+    req.on('error', reject);
+    req.end('{}');
+  });
+  for (let i = 0; i < 20; i++) await once();
+  const start = process.cpuUsage();
+  let bytes = 0;
+  const n = ITERATIONS * 5;
+  for (let i = 0; i < n; i++) bytes = await once();
+  const used = process.cpuUsage(start);
+  agent.destroy();
+  await new Promise((resolve) => server.close(resolve));
+  // Client and server share this process: the figure is both sides' CPU; the difference is compression.
+  return { cpu: (used.user + used.system) / n, bytes };
+}
+
+async function main() {
+  console.log(`Node.js ${process.version}; median of ${ITERATIONS} compressions each\n`);
+  for (const [name, body] of Object.entries(ANSWERS)) {
+    console.log(`${name}: ${(body.length / 1024).toFixed(0)} KiB`);
+    console.log('| codec | bytes | saved | ratio | CPU µs | µs per KiB in |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    for (const [codec, fn] of Object.entries(CODECS)) {
+      const size = fn(body).length;
+      const cpu = cpuMicrosOf(() => fn(body));
+      console.log(`| ${codec} | ${size} | ${((1 - size / body.length) * 100).toFixed(1)} % | ${(body.length / size).toFixed(2)} | ${cpu.toFixed(0)} | ${(cpu / (body.length / 1024)).toFixed(2)} |`);
+    }
+    console.log('');
+  }
+  const plain = await throughGateway(ANSWERS['full block'], undefined);
+  const zipped = await throughGateway(ANSWERS['full block'], 'gzip');
+  console.log('full block over a socket (client and server CPU in one process), per request:');
+  console.log(`  identity: ${plain.cpu.toFixed(0)} µs, ${plain.bytes} bytes; gzip: ${zipped.cpu.toFixed(0)} µs, ${zipped.bytes} bytes (+${(zipped.cpu - plain.cpu).toFixed(0)} µs)`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
