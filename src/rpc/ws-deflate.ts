@@ -1,5 +1,5 @@
 import type { PerMessageDeflateOptions } from 'ws';
-import { GZIP_LEVEL, type CompressionSettings } from './http/answer-compression';
+import { DEFLATE_LEVEL, type CompressionSettings } from './http/answer-compression';
 
 /**
  * WebSocket permessage-deflate as `[compression] ws_permessage_deflate` sets it (off by default). zlib's
@@ -10,5 +10,5 @@ import { GZIP_LEVEL, type CompressionSettings } from './http/answer-compression'
  */
 export function wsDeflateOf(settings: CompressionSettings): PerMessageDeflateOptions | false {
   if (!settings.ws_permessage_deflate) return false;
-  return { serverMaxWindowBits: 12, zlibDeflateOptions: { level: GZIP_LEVEL, memLevel: 5 }, threshold: settings.min_bytes };
+  return { serverMaxWindowBits: 12, zlibDeflateOptions: { level: DEFLATE_LEVEL, memLevel: 5 }, threshold: settings.min_bytes };
 }
