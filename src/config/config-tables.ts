@@ -368,7 +368,6 @@ export const CONFIG_TABLES = {
       rpc_idle_timeout: { kind: 'duration', doc: 'Node RPC: how long an idle keep-alive connection stays open.' },
     },
   }),
-
   compression: table<GatewayOwnConfig['compression']>({
     file: 'gateway.toml',
     title: 'Compression of answers and WebSocket messages, on both interfaces',
