@@ -38,6 +38,7 @@ export class EvmHttpTransport implements OnModuleInit {
 
   onModuleInit(): void {
     const rpc = this.config.jsonRpc;
+    if (!rpc.enable) return;
     this.listeners.add({
       rpc: 'evm',
       address: rpc.address,

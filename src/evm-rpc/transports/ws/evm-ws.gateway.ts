@@ -54,6 +54,7 @@ export class EvmWsGateway extends JsonRpcWsGateway implements OnModuleInit {
 
   onModuleInit(): void {
     const rpc = this.config.jsonRpc;
+    if (!rpc.enable) return;
     this.listeners.add({
       rpc: 'evm',
       address: rpc['ws-address'],
