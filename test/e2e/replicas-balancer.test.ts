@@ -137,7 +137,8 @@ describe('three replicas behind round-robin balancers', () => {
     const sent: Array<{ tx: string; polls: number[] }> = [];
     for (let i = 0; i < EVENTS || (await wallet.provider!.getBlockNumber()) - startHeight < 30; i++) {
       if (i === 10) await set.killC();
-      const tx = (await probe.bump(`event-${i}`)) as { hash: string; wait(): Promise<unknown> };
+      // A fixed gas limit: no eth_estimateGas, whose execution a loaded machine can push past evm-timeout.
+      const tx = (await probe.bump(`event-${i}`, { gasLimit: 200_000 })) as { hash: string; wait(): Promise<unknown> };
       await tx.wait();
       sent.push({ tx: tx.hash, polls: watchers.map((w) => w.polls()) });
     }
