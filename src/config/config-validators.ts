@@ -32,6 +32,15 @@ export function IsNumberAtLeast(min: number): PropertyDecorator {
   );
 }
 
+export function IsNumberBetween(min: number, max: number): PropertyDecorator {
+  return expecting(
+    expected(`a number from ${min} to ${max}`),
+    (o) => IsNumber({ allowNaN: false, allowInfinity: false }, o),
+    (o) => Min(min, o),
+    (o) => Max(max, o),
+  );
+}
+
 /** A duration already resolved to milliseconds by the loader. */
 export function IsDurationAtLeast(minMs: 0 | 1): PropertyDecorator {
   const what = minMs === 0 ? 'a duration >= 0' : 'a duration > 0';

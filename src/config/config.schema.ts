@@ -3,7 +3,7 @@
  * with values already read as their kind (durations in ms, lists as arrays) and validates it.
  */
 import type { BackendKind, GatewayOwnConfig, InstrumentationConfig, JsonRpcConfig, RpcConfig } from './config.types';
-import { IsCidrList, IsDurationAtLeast, IsFlag, IsHostPort, IsIntAtLeast, IsIntAtLeastKey, IsListenAddressList, IsMatching, IsNamespaceList, IsNonEmptyText, IsNumberAtLeast, IsOneOf, IsTextList, IsUrlOrEmpty } from './config-validators';
+import { IsCidrList, IsDurationAtLeast, IsFlag, IsHostPort, IsIntAtLeast, IsIntAtLeastKey, IsListenAddressList, IsMatching, IsNamespaceList, IsNonEmptyText, IsNumberAtLeast, IsNumberBetween, IsOneOf, IsTextList, IsUrlOrEmpty } from './config-validators';
 
 /** The EVM namespaces the gateway serves itself; plugins may register more. */
 export const EVM_NAMESPACES = ['eth', 'web3', 'net', 'txpool', 'debug', 'personal', 'admin', 'miner'] as const;
@@ -42,11 +42,17 @@ export class RpcConfigSchema implements RpcConfig {
   @IsIntAtLeast(0) max_header_bytes!: number;
 }
 
+const OTLP_PROTOCOLS: readonly InstrumentationConfig['otlp_protocol'][] = ['http/protobuf', 'http/json', 'grpc'];
+
 export class InstrumentationConfigSchema implements InstrumentationConfig {
   @IsFlag() prometheus!: boolean;
   @IsHostPort() prometheus_listen_addr!: string;
   @IsIntAtLeast(0) max_open_connections!: number;
   @IsMatching(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a metric name prefix [A-Za-z_][A-Za-z0-9_]*') namespace!: string;
+  @IsUrlOrEmpty(['http', 'https']) otlp_traces_endpoint!: string;
+  @IsOneOf(OTLP_PROTOCOLS) otlp_protocol!: InstrumentationConfig['otlp_protocol'];
+  @IsNumberBetween(0, 1) trace_sample_ratio!: number;
+  @IsNonEmptyText() trace_service_name!: string;
 }
 
 /** Where the loader puts the plugin namespaces that `api` may name besides EVM_NAMESPACES. */

@@ -35,6 +35,12 @@ export interface InstrumentationConfig {
   prometheus_listen_addr: string;
   max_open_connections: number;
   namespace: string;
+  /** '' = tracing off unless the standard OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT is set. */
+  otlp_traces_endpoint: string;
+  otlp_protocol: 'http/protobuf' | 'http/json' | 'grpc';
+  /** 0..1. */
+  trace_sample_ratio: number;
+  trace_service_name: string;
 }
 
 /** `[json-rpc]` of `$HOME/config/app.toml` (Evmos). */
