@@ -9,6 +9,7 @@ import { MetricsServer } from './metrics/metrics-server';
 import { loadPlugins } from './plugins/loader';
 import { ReadinessService } from './metrics/readiness.service';
 import { Listeners } from './rpc/listeners';
+import { startTracing } from './tracing/tracing-sdk';
 
 /** How long a graceful close waits for calls in flight before closing anyway. */
 const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
@@ -49,6 +50,7 @@ export interface RunningGateway {
  */
 export async function startGateway(config: AppConfig, options: StartOptions = {}): Promise<RunningGateway> {
   const silent = options.logger === false;
+  const tracing = await startTracing(config.instrumentation);
   const logger = createGatewayLogger(silent ? 'silent' : config.gateway.log.level, options.logDestination);
   // abortOnError off: a failure while the modules are built (an unreachable leader, a bad upstream
   // list) reaches the caller, which prints a ConfigError as its one line instead of aborting; the logs
@@ -56,7 +58,10 @@ export async function startGateway(config: AppConfig, options: StartOptions = {}
   const app = await NestFactory.createApplicationContext(
     AppModule.forRoot(config, logger, loadPlugins(config.gateway.plugins, config.home)),
     silent ? { logger: false, abortOnError: false } : { bufferLogs: true, autoFlushLogs: false, abortOnError: false },
-  );
+  ).catch(async (err: unknown) => {
+    await tracing.stop();
+    throw err;
+  });
   if (!silent) {
     app.useLogger(app.get(PinoNestLogger));
     app.flushLogs();
@@ -75,6 +80,7 @@ export async function startGateway(config: AppConfig, options: StartOptions = {}
     await listeners.close(0);
     await metricsServer.close();
     await app.close();
+    await tracing.stop();
     throw err;
   }
   readiness.report('listeners', true);
@@ -87,6 +93,8 @@ export async function startGateway(config: AppConfig, options: StartOptions = {}
     await listeners.close(WS_CLOSE_GRACE_MS);
     await app.close();
     await metricsServer.close();
+    // The spans of the last calls go out before the process ends.
+    await tracing.stop();
   };
 
   return {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { traceLogFields } from '../tracing/spans';
 import { pino, stdTimeFunctions, type DestinationStream, type Level, type LevelWithSilent, type LogFn, type Logger } from 'pino';
 
 export type LogLevel = LevelWithSilent;
@@ -47,6 +48,8 @@ export function createGatewayLogger(level: LogLevel, destination?: DestinationSt
     formatters: { level: (label: string) => ({ level: label as Level }) },
     base: { pid: process.pid, name: 'rpc-gateway' },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    // The trace and span ids of the call (or block, or delivery) a line is written in, while tracing is on.
+    mixin: traceLogFields,
     hooks: {
       logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn, levelValue: number): void {
         if (levelValue === INFO && isFrameworkChatter(args[0])) {

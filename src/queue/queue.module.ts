@@ -4,6 +4,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { BROADCAST_QUEUE, type BroadcastQueue } from './broadcast-queue';
 import { BullQueue } from './bullmq-queue';
 import { BackendDelivery } from './delivery';
+import { tracedDelivery } from '../tracing/delivery-spans';
 import { MemoryQueue } from './memory-queue';
 import { QueueMeters } from './queue-metrics';
 
@@ -28,7 +29,7 @@ export class QueueLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
   onApplicationBootstrap(): void {
     const settings = this.config.gateway.queue;
     const workers = this.queue instanceof MemoryQueue || settings.workers;
-    if (workers) this.queue.work(this.delivery.deliver);
+    if (workers) this.queue.work(tracedDelivery(this.delivery.deliver));
     const delivering = workers ? `delivered here (concurrency ${settings.concurrency}${settings.rate_limit > 0 ? `, ${settings.rate_limit}/s` : ''} per backend)` : 'delivered by other workers';
     if (this.queue instanceof BullQueue) {
       this.logger.log(`broadcast queue on Redis at ${this.queue.where} (prefix ${settings.redis_key_prefix}), durable; txs ${delivering}`);

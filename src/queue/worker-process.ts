@@ -14,6 +14,7 @@ import { ConfigError } from '../config/config-error';
 import type { AppConfig } from '../config/config.types';
 import { createGatewayLogger } from '../logging/gateway-logger';
 import { MetricsServer } from '../metrics/metrics-server';
+import { startTracing } from '../tracing/tracing-sdk';
 
 export interface RunningWorker {
   readonly app: INestApplicationContext;
@@ -42,6 +43,7 @@ export async function startWorker(config: AppConfig, options: WorkerOptions = {}
   }
   const workerConfig: AppConfig = { ...config, gateway: { ...config.gateway, queue: { ...queue, workers: true } } };
   const silent = options.logger === false;
+  const tracing = await startTracing(config.instrumentation);
   const logger = createGatewayLogger(silent ? 'silent' : config.gateway.log.level, options.logDestination);
   const app = await NestFactory.createApplicationContext(
     AppModule.forRoot(workerConfig, logger, [], 'worker'),
@@ -58,6 +60,7 @@ export async function startWorker(config: AppConfig, options: WorkerOptions = {}
     metricsUrl = await metricsServer.listen();
   } catch (err) {
     await app.close();
+    await tracing.stop();
     throw err;
   }
   let closing: Promise<void> | undefined;
@@ -68,6 +71,7 @@ export async function startWorker(config: AppConfig, options: WorkerOptions = {}
       closing ??= (async () => {
         await app.close();
         await metricsServer.close();
+        await tracing.stop();
       })();
       return closing;
     },

@@ -72,6 +72,8 @@ export interface CallContext {
   readonly notifications?: NotificationPort;
   /** Id of the HTTP request that carried the call (the client's X-Request-Id when sane), for logs. */
   readonly correlationId?: string;
+  /** The HTTP request's headers, whence the client's trace context is read (W3C `traceparent`). */
+  readonly traceHeaders?: Readonly<Record<string, string | string[] | undefined>>;
   /**
    * Fires when the call's deadline passes (its client has been told it timed out): long work stops
    * then. Absent when the call has no deadline.

@@ -8,6 +8,7 @@ import { checkGuards, unknownMethod, type GuardPolicy } from './guards';
 import { isImmutableAnswer, type AnyMethod, type MethodArgs } from './method';
 import type { MethodRegistry } from './method-registry';
 import { resultJson } from './result-json';
+import { traceBatch, traceCall, tracingOn } from '../tracing/spans';
 
 export type Outcome =
   | { readonly ok: true; readonly result: unknown; readonly method: AnyMethod; readonly args: MethodArgs }
@@ -50,6 +51,8 @@ export interface Origin {
   readonly bytes: number;
   readonly connection?: RpcConnection;
   readonly correlationId?: string;
+  /** The HTTP request's headers, whence the client's trace context is read (W3C `traceparent`). */
+  readonly traceHeaders?: CallContext['traceHeaders'];
   /** Epoch ms after which unanswered calls get `request timed out`; undefined = none. */
   readonly deadline?: number;
 }
@@ -137,6 +140,10 @@ export class RpcEngine {
    * that such a call costs no promise chain.
    */
   call(request: RpcRequest, ctx: CallContext): Outcome | Promise<Outcome> {
+    return tracingOn() ? traceCall(this.dialect.name, ctx, () => this.dispatch(request, ctx)) : this.dispatch(request, ctx);
+  }
+
+  private dispatch(request: RpcRequest, ctx: CallContext): Outcome | Promise<Outcome> {
     const startedAt = process.hrtime.bigint();
     const method = this.registry.get(request.method);
     this.pending++;
@@ -229,7 +236,7 @@ export class RpcEngine {
         break;
       }
       case 'batch':
-        reply = await this.batch(body.messages, origin);
+        reply = await (tracingOn() ? traceBatch(this.dialect.name, origin, body.messages.length, () => this.batch(body.messages, origin)) : this.batch(body.messages, origin));
         break;
     }
     if (reply.body !== undefined) this.meters.answered(origin.transport, reply.body);
@@ -347,6 +354,7 @@ export class RpcEngine {
       caller: origin.caller,
       requestId,
       correlationId: origin.correlationId,
+      traceHeaders: origin.traceHeaders,
       notifications: connection && idText !== undefined ? this.port(connection, idText) : undefined,
       signal,
     };

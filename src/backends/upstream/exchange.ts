@@ -33,6 +33,8 @@ export class Exchange implements Dispatcher.DispatchHandler, Expiring {
   /** When it times out (performance.now() time). */
   readonly deadline: number;
   private readonly onAbort: (() => void) | undefined;
+  /** Its request headers when they differ from the client's own (a trace context). */
+  headers: Record<string, string> | undefined;
 
   constructor(
     /** The JSON-RPC id it is sent under. */

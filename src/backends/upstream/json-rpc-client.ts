@@ -53,13 +53,14 @@ export class JsonRpcClient {
     this.batchMax = batching.maxSize;
   }
 
-  /** `params`: by name (CometBFT) or by position (EVM). */
-  call(method: string, params: Json, timeoutMs: number, signal?: AbortSignal): Promise<CallResult> {
+  /** `params`: by name (CometBFT) or by position (EVM); `traceHeaders`: the call's trace context (traceparent). */
+  call(method: string, params: Json, timeoutMs: number, signal?: AbortSignal, traceHeaders?: Record<string, string>): Promise<CallResult> {
     const id = this.nextId++;
     const body = `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}`;
     return new Promise<CallResult>((resolve, reject) => {
       if (signal?.aborted) return reject(new UpstreamFailure('aborted', 'aborted'));
       const call = new Exchange(id, body, resolve, reject, timeoutMs, signal);
+      if (traceHeaders) call.headers = { ...this.headers, ...traceHeaders };
       if (this.batchMax <= 1) return this.send(call);
       this.queue.push(call);
       if (this.queue.length >= this.batchMax) this.flush();
@@ -72,7 +73,7 @@ export class JsonRpcClient {
   }
 
   private send(call: Exchange): void {
-    this.pool.dispatch({ path: this.path, method: 'POST', headers: this.headers, body: call.body }, call);
+    this.pool.dispatch({ path: this.path, method: 'POST', headers: call.headers ?? this.headers, body: call.body }, call);
   }
 
   private scheduleFlush(): void {
@@ -95,7 +96,9 @@ export class JsonRpcClient {
     this.batches.sent++;
     this.batches.calls += calls.length;
     const body = `[${calls.map((call) => call.body).join(',')}]`;
-    this.pool.dispatch({ path: this.path, method: 'POST', headers: this.headers, body }, new BatchExchange(calls, (reason) => this.refused(calls, reason)));
+    // One request carries one trace context: the first traced call's.
+    const headers = calls.find((call) => call.headers)?.headers ?? this.headers;
+    this.pool.dispatch({ path: this.path, method: 'POST', headers, body }, new BatchExchange(calls, (reason) => this.refused(calls, reason)));
   }
 
   private refused(calls: readonly Exchange[], reason: string): void {

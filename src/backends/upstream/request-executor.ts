@@ -19,6 +19,7 @@ import { candidates, type RouteNeeds } from './router';
 import type { Upstream } from './upstream';
 import type { UpstreamSettings } from '../../config/upstream-config';
 import type { UpstreamRequestObserver } from './upstream-observer';
+import { startAttempt, type AttemptRole } from '../../tracing/spans';
 
 export interface UpstreamRequest {
   readonly method: string;
@@ -69,7 +70,7 @@ export class RequestExecutor {
       if (list.length === 0) throw lastError ? this.final(lastError) : this.unavailable(req.needs);
       if (attempt > 0) list[0].counters.retries++;
       try {
-        return await this.hedged(req, list, tried);
+        return await this.hedged(req, list, tried, attempt === 0 ? 'first' : 'retry');
       } catch (err) {
         if (err instanceof UpstreamAnswerError && !this.missingHere(err)) throw this.final(err);
         lastError = err as Error;
@@ -86,7 +87,7 @@ export class RequestExecutor {
       tried.add(target);
       target.breaker.tryAcquire();
       try {
-        return await this.attempt(target, req);
+        return await this.attempt(target, req, undefined, tried.size === 1 ? 'first' : 'retry');
       } catch (err) {
         // Only a refused connection proves the node never saw the transaction.
         if (err instanceof UpstreamFailure && err.kind === 'refused') continue;
@@ -96,26 +97,26 @@ export class RequestExecutor {
   }
 
   /** The first upstream, then (after the hedge delay, if it is still pending) the second. */
-  private hedged(req: UpstreamRequest, list: Upstream[], tried: Set<Upstream>): Promise<AnsweredCall> {
+  private hedged(req: UpstreamRequest, list: Upstream[], tried: Set<Upstream>, role: AttemptRole): Promise<AnsweredCall> {
     const primary = list[0];
     const backup = list[1];
     tried.add(primary);
     const delay = backup ? this.hedgeDelay(primary, backup) : undefined;
     if (!backup || delay === undefined) {
       primary.breaker.tryAcquire();
-      return this.attempt(primary, req);
+      return this.attempt(primary, req, undefined, role);
     }
     return new Promise<AnsweredCall>((resolve, reject) => {
       const legs: AbortController[] = [];
       let pending = 0;
       let done = false;
       let firstError: unknown;
-      const launch = (u: Upstream) => {
+      const launch = (u: Upstream, as: AttemptRole) => {
         const abort = new AbortController();
         legs.push(abort);
         pending++;
         u.breaker.tryAcquire();
-        this.attempt(u, req, abort.signal).then(
+        this.attempt(u, req, abort.signal, as).then(
           (r) => {
             pending--;
             if (done) return;
@@ -133,7 +134,7 @@ export class RequestExecutor {
               clearTimeout(timer);
               tried.add(backup);
               backup.counters.hedges++;
-              return launch(backup);
+              return launch(backup, 'hedge');
             }
             if (pending === 0) {
               done = true;
@@ -142,23 +143,24 @@ export class RequestExecutor {
           },
         );
       };
-      launch(primary);
+      launch(primary, role);
       const timer = setTimeout(() => {
         if (done || legs.length > 1) return;
         if (!backup.healthy || backup.retired || !backup.breaker.admits) return;
         tried.add(backup);
         backup.counters.hedges++;
-        launch(backup);
+        launch(backup, 'hedge');
       }, delay);
     });
   }
 
-  private async attempt(u: Upstream, req: UpstreamRequest, signal?: AbortSignal): Promise<AnsweredCall> {
+  private async attempt(u: Upstream, req: UpstreamRequest, signal: AbortSignal | undefined, role: AttemptRole): Promise<AnsweredCall> {
     const started = performance.now();
+    const span = startAttempt(u.name, req.method, role);
     u.inFlight++;
     u.counters.requests++;
     try {
-      const { result, bytes } = await u.client.call(req.method, req.params, req.timeoutMs ?? this.settings.request_timeout, signal);
+      const { result, bytes } = await u.client.call(req.method, req.params, req.timeoutMs ?? this.settings.request_timeout, signal, span?.headers);
       const stated = this.protocol.chainOf(req.method, result);
       const chain = this.chain.current;
       if (stated !== undefined && chain !== '' && stated !== chain) {
@@ -169,6 +171,7 @@ export class RequestExecutor {
       u.latency.add(ms);
       u.breaker.success();
       this.observer?.requestEnded(u, ms);
+      span?.end();
       return { result, bytes, upstream: u };
     } catch (err) {
       if (err instanceof UpstreamAnswerError) {
@@ -183,6 +186,7 @@ export class RequestExecutor {
         u.breaker.failure();
       }
       this.observer?.requestEnded(u, performance.now() - started, err);
+      span?.end(err);
       throw err;
     } finally {
       u.inFlight--;

@@ -21,6 +21,7 @@ import { Upstream } from './upstream';
 import type { UpstreamEndpoint, UpstreamSettings } from '../../config/upstream-config';
 import type { PoolSurface, UpstreamObserver } from './upstream-observer';
 import type { PoolStats } from './pool-stats';
+import { noteCacheHit } from '../../tracing/spans';
 
 
 export interface PoolRequest extends UpstreamRequest {
@@ -267,7 +268,10 @@ export class UpstreamPool {
     const head = this.head;
     if (rule.kind !== 'never') {
       const hit = this.cache.get(key, head);
-      if (hit !== undefined) return hit;
+      if (hit !== undefined) {
+        noteCacheHit('memory');
+        return hit;
+      }
     }
     return this.joined(key, () => this.load(key, chain, rule, height, head, fetch)).then(resultOf);
   }
@@ -324,6 +328,7 @@ export class UpstreamPool {
     const sharedKey = rule.kind === 'immutable' && chain !== '' && this.sharedCache ? `${this.kind.toLowerCase()}:${key}` : undefined;
     const shared = sharedKey === undefined ? undefined : await this.sharedCache?.get(sharedKey);
     if (shared !== undefined) {
+      noteCacheHit('redis');
       this.cache.setImmutable(key, shared.result, shared.bytes);
       return shared;
     }

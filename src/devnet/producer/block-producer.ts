@@ -4,11 +4,13 @@
  * is empty, as with create_empty_blocks.
  */
 import { Logger } from '@nestjs/common';
+import type { Attributes } from '@opentelemetry/api';
 import type { Application } from '../app/application';
 import type { ValidatorKey } from '../chain/keys';
 import type { Timestamp } from '../chain/types';
 import type { Mempool } from '../mempool/mempool';
 import type { ChainStore } from '../store/chain-store';
+import { traceWork } from '../../tracing/spans';
 import { addMillis, compareTimestamps, now } from '../time';
 import { identify, type BlockCommitter } from './block-committer';
 import { makeBlock, maxDataBytes, nextHeight } from './chain-transitions';
@@ -56,8 +58,12 @@ export class BlockProducer {
     await this.inFlight;
   }
 
-  /** Makes, stores and announces the next block. */
-  async produceBlock(): Promise<void> {
+  /** Makes, stores and announces the next block (a `devnet.block` span while tracing is on). */
+  produceBlock(): Promise<void> {
+    return traceWork('devnet.block', {}, (note) => this.makeBlock(note));
+  }
+
+  private async makeBlock(note: (attributes: Attributes) => void): Promise<void> {
     const { app, mempool, key, store, committer } = this.parts;
     const state = committer.state;
     const height = nextHeight(state);
@@ -66,6 +72,7 @@ export class BlockProducer {
 
     const maxReapBytes = state.consensusParams.block.maxBytes === -1n ? -1 : maxDataBytes(state);
     const reaped = mempool.reap(maxReapBytes, state.consensusParams.block.maxGas);
+    note({ 'rpcgw.devnet.height': Number(height), 'rpcgw.devnet.txs': reaped.length });
     const block = identify(makeBlock(state, await app.prepareProposal(reaped), lastCommit, key.address));
     const results = await committer.execute(block);
     const seenCommit = signCommitFor(key, state.chainId, height, block.blockId, state.validators, voteTime(block.block.header.time));

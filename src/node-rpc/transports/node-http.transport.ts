@@ -140,7 +140,7 @@ export class NodeHttpTransport implements OnModuleInit {
     read(query);
     if (body && (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) read(body);
     this.engine.countRequest('uri', Buffer.byteLength(body) + (req.url ?? '').length);
-    const ctx: CallContext = { transport: 'uri', remote: remoteOf(req), caller, requestId: -1, correlationId: this.requestId(req) };
+    const ctx: CallContext = { transport: 'uri', remote: remoteOf(req), caller, requestId: -1, correlationId: this.requestId(req), traceHeaders: req.headers };
     const request = { method, params: { uri: params }, id: -1 };
     const outcome = await this.engine.call(request, ctx);
     if (!outcome.ok && outcome.error instanceof MethodNotFoundError && outcome.error.reason !== 'websocket-only') return httpError(res, 404, '404 page not found', cors);
@@ -155,7 +155,7 @@ export class NodeHttpTransport implements OnModuleInit {
 
   private async jsonRpc(req: IncomingMessage, res: ServerResponse, caller: Caller, body: string, cors: HeaderList): Promise<void> {
     const remote = remoteOf(req);
-    const reply = await this.engine.handle(body, { transport: 'jsonrpc', remote, caller, bytes: Buffer.byteLength(body), correlationId: this.requestId(req) });
+    const reply = await this.engine.handle(body, { transport: 'jsonrpc', remote, caller, bytes: Buffer.byteLength(body), correlationId: this.requestId(req), traceHeaders: req.headers });
     // A body that does not parse costs its rate budget too: over it, 429 instead of the parse error.
     const limited = reply.failed ? await this.door.chargeUnparsed(caller, 'jsonrpc', remote) : undefined;
     if (limited) return tooMany(res, limited, cors);

@@ -101,6 +101,7 @@ export class EvmHttpTransport implements OnModuleInit {
       remote,
       caller,
       bytes: Buffer.byteLength(text),
+      traceHeaders: req.headers,
       deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined,
     });
     // A body that does not parse costs its rate budget too: over it, the limit's error instead.
