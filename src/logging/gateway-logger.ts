@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { traceLogFields } from '../tracing/spans';
+import { traceLogFields, tracingOn } from '../tracing/spans';
 import { pino, stdTimeFunctions, type DestinationStream, type Level, type LevelWithSilent, type LogFn, type Logger } from 'pino';
 
 export type LogLevel = LevelWithSilent;
@@ -49,7 +49,7 @@ export function createGatewayLogger(level: LogLevel, destination?: DestinationSt
     base: { pid: process.pid, name: 'rpc-gateway' },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     // The trace and span ids of the call (or block, or delivery) a line is written in, while tracing is on.
-    mixin: traceLogFields,
+    mixin: tracingOn() ? traceLogFields : undefined,
     hooks: {
       logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn, levelValue: number): void {
         if (levelValue === INFO && isFrameworkChatter(args[0])) {

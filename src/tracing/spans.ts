@@ -130,11 +130,8 @@ export function traceWork<T>(name: string, attributes: Attributes, run: (note: (
 
 function ignore(): void {}
 
-const NO_FIELDS = Object.freeze({});
-
-/** The fields of a log line written while a span is active: its trace and span ids (pino's mixin). */
+/** The fields of a log line written while a span is active: its trace and span ids (pino's mixin, which adds to the object). */
 export function traceLogFields(): object {
-  if (!tracer) return NO_FIELDS;
   const span = trace.getActiveSpan()?.spanContext();
-  return span === undefined ? NO_FIELDS : { trace_id: span.traceId, span_id: span.spanId };
+  return span === undefined ? {} : { trace_id: span.traceId, span_id: span.spanId };
 }

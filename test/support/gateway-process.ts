@@ -18,14 +18,15 @@ const LISTENING = 'node RPC listening on ';
 
 /**
  * `rpc-gateway start` in a process of its own (the sources compiled on load), for tests that need
- * a gateway to die as a process does. `flags` are dotted keys (`devnet.follow`, …) passed as --set.
+ * a gateway to die as a process does. `flags` are dotted keys (`devnet.follow`, …) passed as --set;
+ * `env` is added to the process's environment.
  */
-export async function startGatewayProcess(flags: Record<string, string> = {}, timeoutMs = 60_000): Promise<GatewayProcess> {
+export async function startGatewayProcess(flags: Record<string, string> = {}, timeoutMs = 60_000, env: Record<string, string> = {}): Promise<GatewayProcess> {
   const home = mkdtempSync(join(tmpdir(), 'rpcgw-proc-'));
   const settings = { 'rpc.laddr': 'tcp://127.0.0.1:0', 'json-rpc.enable': 'false', 'devnet.block_time': '200ms', ...flags };
   const args = ['-r', join(ROOT, 'test', 'support', 'register-ts.js'), join(ROOT, 'src', 'main.ts'), 'start', '--home', home];
   for (const [key, value] of Object.entries(settings)) args.push('--set', `${key}=${value}`);
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     const url = await listeningUrl(child, timeoutMs);

@@ -143,6 +143,8 @@ export class DelayProxy {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private readonly seen = new Map<string, number>();
+  /** Header blocks of the HTTP requests received. */
+  private readonly heads: string[] = [];
   port = 0;
 
   constructor(
@@ -160,6 +162,12 @@ export class DelayProxy {
     return this.seen.get(method) ?? 0;
   }
 
+  /** The values of header `name` (lower case) in the requests received so far, in order. */
+  headerValues(name: string): string[] {
+    const line = new RegExp(`^${name}: *(.*)$`, 'im');
+    return this.heads.flatMap((head) => line.exec(head)?.[1] ?? []);
+  }
+
   async start(): Promise<this> {
     this.server = createServer((client) => {
       const upstream = connect(this.targetPort, '127.0.0.1');
@@ -172,6 +180,7 @@ export class DelayProxy {
       upstream.on('close', () => client.destroy());
       client.on('data', (chunk: Buffer) => {
         const text = chunk.toString('latin1');
+        if (/^[A-Z]+ \S+ HTTP\/1/.test(text)) this.heads.push(text.slice(0, Math.max(0, text.indexOf('\r\n\r\n'))));
         for (const m of this.watched) if (text.includes(`"${m}"`)) this.seen.set(m, (this.seen.get(m) ?? 0) + 1);
         // Equal delays fire in order, so the byte stream stays in order.
         setTimeout(() => upstream.destroyed || upstream.write(chunk), this.delayMs);
@@ -197,6 +206,8 @@ export interface UpstreamGatewayProcess {
   readonly evmWsUrl: string;
   /** Messages of the JSON log lines so far. */
   readonly logs: string[];
+  /** The JSON log lines so far, parsed. */
+  readonly entries: readonly Record<string, unknown>[];
   /** Writes `toml` as its config/gateway.toml and sends SIGHUP. */
   reload(toml: string): void;
   /** Resolves at the first log message (from now on, or already logged after `since` lines) matching `re`. */
@@ -213,7 +224,7 @@ const ROOT = join(__dirname, '..', '..');
  * a home whose gateway.toml is `toml`, with the EVM JSON-RPC on an ephemeral port: for tests that send
  * it SIGHUP.
  */
-export async function startUpstreamGatewayProcess(toml: string, flags: Record<string, string> = {}, timeoutMs = 60_000): Promise<UpstreamGatewayProcess> {
+export async function startUpstreamGatewayProcess(toml: string, flags: Record<string, string> = {}, timeoutMs = 60_000, env: Record<string, string> = {}): Promise<UpstreamGatewayProcess> {
   const home = mkdtempSync(join(tmpdir(), 'rpcgw-upproc-'));
   mkdirSync(join(home, 'config'));
   const configFile = join(home, 'config', 'gateway.toml');
@@ -228,19 +239,22 @@ export async function startUpstreamGatewayProcess(toml: string, flags: Record<st
   };
   const args = ['-r', join(ROOT, 'test', 'support', 'register-ts.js'), join(ROOT, 'src', 'main.ts'), 'start', '--home', home];
   for (const [key, value] of Object.entries(settings)) args.push('--set', `${key}=${value}`);
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const logs: string[] = [];
+  const entries: Record<string, unknown>[] = [];
   const waiters = new Set<(msg: string) => void>();
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   createInterface({ input: child.stdout! }).on('line', (line) => {
-    let msg = '';
+    let entry: Record<string, unknown>;
     try {
-      msg = String((JSON.parse(line) as { msg?: unknown }).msg ?? '');
+      entry = JSON.parse(line) as Record<string, unknown>;
     } catch {
       return;
     }
+    const msg = String(entry.msg ?? '');
+    entries.push(entry);
     logs.push(msg);
     for (const w of [...waiters]) w(msg);
   });
@@ -275,6 +289,7 @@ export async function startUpstreamGatewayProcess(toml: string, flags: Record<st
       evmUrl,
       evmWsUrl,
       logs,
+      entries,
       reload(text: string) {
         writeFileSync(configFile, text);
         child.kill('SIGHUP');
