@@ -26,9 +26,8 @@ const OFF: Tracing = { on: false, stop: async () => undefined };
 /** The process's one SDK: a second gateway in the same process (tests) shares it and does not stop it. */
 let running = false;
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-export async function startTracing(config: InstrumentationConfig, env: Env = process.env): Promise<Tracing> {
+export async function startTracing(config: InstrumentationConfig): Promise<Tracing> {
+  const env = process.env;
   const fromEnv = Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT);
   if (running || (config.otlp_traces_endpoint === '' && !fromEnv)) return OFF;
   const { NodeSDK, tracing } = await import('@opentelemetry/sdk-node');
