@@ -163,6 +163,19 @@ describe('default values: a development deployment of the embedded devnet', () =
     expect(one(docs, 'PersistentVolumeClaim').spec.resources.requests.storage).toBe('1Gi');
   });
 
+  it('exports traces only when tracing.endpoint is set, through the standard OTEL_* variables', () => {
+    expect(Object.keys(envOf(container(one(docs, 'Deployment'), 'gateway'))).filter((name) => name.startsWith('OTEL_'))).toEqual([]);
+    const traced = template('--set', 'tracing.endpoint=http://otel-collector.observability:4318', '--set', 'tracing.protocol=grpc', '--set', 'tracing.sampleRatio=0.25');
+    expect(envOf(container(one(traced, 'Deployment'), 'gateway'))).toMatchObject({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability:4318',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
+      OTEL_SERVICE_NAME: 'rgw-rpc-gateway',
+    });
+    expect(helm(['template', 'rgw', CHART, '--set', 'tracing.protocol=zipkin']).stderr).toMatch(/tracing\.protocol/);
+  });
+
   it('exposes the node RPC, EVM HTTP and EVM WebSocket on one Service and metrics on another', () => {
     const gateway = container(one(docs, 'Deployment'), 'gateway');
     expect(gateway.args).toEqual(['start']);

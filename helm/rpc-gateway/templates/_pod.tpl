@@ -86,6 +86,20 @@ console.log(`wrote ${target}/config.toml, app.toml, gateway.toml`);
       name: {{ include "rpc-gateway.secretName" $ }}
       key: {{ $key }}
 {{- end }}
+{{- with .Values.tracing }}
+{{- if .endpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ .endpoint | quote }}
+- name: OTEL_EXPORTER_OTLP_PROTOCOL
+  value: {{ .protocol | quote }}
+- name: OTEL_TRACES_SAMPLER
+  value: parentbased_traceidratio
+- name: OTEL_TRACES_SAMPLER_ARG
+  value: {{ .sampleRatio | quote }}
+- name: OTEL_SERVICE_NAME
+  value: {{ .serviceName | default (include "rpc-gateway.fullname" $) | quote }}
+{{- end }}
+{{- end }}
 {{- with .Values.extraEnv }}
 {{ toYaml . }}
 {{- end }}
