@@ -8,7 +8,8 @@ import { checkGuards, unknownMethod, type GuardPolicy } from './guards';
 import { isImmutableAnswer, type AnyMethod, type MethodArgs } from './method';
 import type { MethodRegistry } from './method-registry';
 import { resultJson } from './result-json';
-import { traceBatch, traceCall, tracingOn } from '../tracing/spans';
+import { traceBatch, traceCall } from '../tracing/call-spans';
+import { tracingOn } from '../tracing/spans';
 
 export type Outcome =
   | { readonly ok: true; readonly result: unknown; readonly method: AnyMethod; readonly args: MethodArgs }

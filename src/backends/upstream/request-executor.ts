@@ -19,7 +19,7 @@ import { candidates, type RouteNeeds } from './router';
 import type { Upstream } from './upstream';
 import type { UpstreamSettings } from '../../config/upstream-config';
 import type { UpstreamRequestObserver } from './upstream-observer';
-import { startAttempt, type AttemptRole } from '../../tracing/spans';
+import { startAttempt, type AttemptRole } from '../../tracing/upstream-spans';
 
 export interface UpstreamRequest {
   readonly method: string;

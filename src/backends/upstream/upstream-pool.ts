@@ -21,7 +21,7 @@ import { Upstream } from './upstream';
 import type { UpstreamEndpoint, UpstreamSettings } from '../../config/upstream-config';
 import type { PoolSurface, UpstreamObserver } from './upstream-observer';
 import type { PoolStats } from './pool-stats';
-import { noteCacheHit } from '../../tracing/spans';
+import { noteCacheHit } from '../../tracing/upstream-spans';
 
 
 export interface PoolRequest extends UpstreamRequest {
