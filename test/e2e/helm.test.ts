@@ -165,7 +165,7 @@ describe('default values: a development deployment of the embedded devnet', () =
 
   it('exports traces only when tracing.endpoint is set, through the standard OTEL_* variables', () => {
     expect(Object.keys(envOf(container(one(docs, 'Deployment'), 'gateway'))).filter((name) => name.startsWith('OTEL_'))).toEqual([]);
-    const traced = template('--set', 'tracing.endpoint=http://otel-collector.observability:4318', '--set', 'tracing.protocol=grpc', '--set', 'tracing.sampleRatio=0.25');
+    const traced = template('--set', 'tracing.endpoint=http://otel-collector.observability:4318', '--set', 'tracing.protocol=grpc', '--set-json', 'tracing.sampleRatio=0.25');
     expect(envOf(container(one(traced, 'Deployment'), 'gateway'))).toMatchObject({
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability:4318',
       OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc',
