@@ -173,7 +173,7 @@ describe('default values: a development deployment of the embedded devnet', () =
       OTEL_TRACES_SAMPLER_ARG: '0.25',
       OTEL_SERVICE_NAME: 'rgw-rpc-gateway',
     });
-    expect(helm(['template', 'rgw', CHART, '--set', 'tracing.protocol=zipkin']).stderr).toMatch(/tracing\.protocol/);
+    expect(helm(['template', 'rgw', CHART, '--set', 'tracing.protocol=zipkin']).stderr).toMatch(/\/tracing\/protocol': value must be one of/);
   });
 
   it('exposes the node RPC, EVM HTTP and EVM WebSocket on one Service and metrics on another', () => {
