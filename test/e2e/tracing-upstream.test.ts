@@ -70,7 +70,7 @@ describe('tracing on by OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, in upstream mode wit
       attributes: { 'rpc.system': 'jsonrpc', 'rpc.method': 'eth_getBalance', 'rpcgw.interface': 'evm', 'rpcgw.transport': 'jsonrpc', 'rpcgw.outcome': 'ok' },
     });
     const attempts = spans.filter((s) => s.parentSpanId === call.spanId);
-    expect(attempts).toHaveLength(2);
+    expect(attempts.map((s) => [s.attributes['rpcgw.upstream'], s.attributes['rpcgw.attempt'], s.attributes['rpcgw.upstream.status']])).toHaveLength(2);
     for (const attempt of attempts) expect(attempt).toMatchObject({ name: 'upstream eth_getBalance', kind: 3, attributes: { 'rpc.method': 'eth_getBalance' } });
     const first = attempts.find((s) => s.attributes['rpcgw.attempt'] === 'first')!;
     const hedge = attempts.find((s) => s.attributes['rpcgw.attempt'] === 'hedge')!;
@@ -80,10 +80,14 @@ describe('tracing on by OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, in upstream mode wit
     expect(statuses).toContain('ok');
     for (const status of statuses) expect(['ok', 'aborted']).toContain(status);
 
-    // Each upstream saw the trace context of its own attempt.
+    // Each upstream saw the trace context of its own attempt; a leg cut off before its request went out (still
+    // waiting for a connection on a loaded host) never reached its upstream.
     const proxyOf = (span: ReceivedSpan) => (span.attributes['rpcgw.upstream'] === 'a' ? a : b);
     for (const attempt of attempts) {
-      expect(proxyOf(attempt).headerValues('traceparent').filter((v) => v.includes(TRACE_ID))).toEqual([`00-${TRACE_ID}-${attempt.spanId}-01`]);
+      const seen = proxyOf(attempt).headerValues('traceparent').filter((v) => v.includes(TRACE_ID));
+      const expected = [`00-${TRACE_ID}-${attempt.spanId}-01`];
+      if (attempt.attributes['rpcgw.upstream.status'] === 'ok') expect(seen).toEqual(expected);
+      else expect([[], expected]).toContainEqual(seen);
     }
 
     // The call's log line carries its trace and span ids.
