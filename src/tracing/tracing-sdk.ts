@@ -33,7 +33,9 @@ export async function startTracing(config: InstrumentationConfig): Promise<Traci
   const { NodeSDK, tracing } = await import('@opentelemetry/sdk-node');
   const serviceNamed = env.OTEL_SERVICE_NAME !== undefined || /(^|,)\s*service\.name=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '');
   const sdk = new NodeSDK({
-    traceExporter: config.otlp_traces_endpoint === '' ? undefined : await exporterOf(config),
+    // A standard endpoint variable wins over the key (as the environment does over every file): the SDK
+    // then builds the exporter from the OTEL_EXPORTER_OTLP_* variables.
+    traceExporter: fromEnv ? undefined : await exporterOf(config),
     sampler: env.OTEL_TRACES_SAMPLER ? undefined : new tracing.ParentBasedSampler({ root: new tracing.TraceIdRatioBasedSampler(config.trace_sample_ratio) }),
     serviceName: serviceNamed ? undefined : config.trace_service_name,
     // Traces only: metrics are Prometheus's, logs are pino's.
