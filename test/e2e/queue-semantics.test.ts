@@ -60,7 +60,8 @@ describe('the queue seen by its callers', () => {
     await new Promise((r) => setTimeout(r, 300));
     await devnet.up();
     const answers = await Promise.all(waiting);
-    expect(answers.map((a) => a.result)).toEqual([0, 1].map(() => ({ code: 0, data: '', log: '', codespace: '', hash: tx.hash })));
+    // Whole answers compared: an error instead of a result shows in the failure.
+    expect(answers).toEqual([0, 1].map(() => expect.objectContaining({ result: { code: 0, data: '', log: '', codespace: '', hash: tx.hash } })));
     expect((await sentToNode()).sync - before.sync).toBe(1);
     expect((await waitForInclusion(devnet.gw.url, from, [tx.hash])).get(tx.hash)).toBe(1);
 
