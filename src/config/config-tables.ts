@@ -120,7 +120,7 @@ export const CONFIG_TABLES = {
       'feehistory-cap': { kind: 'integer', doc: 'Largest blockCount of eth_feeHistory (>= 1).' },
       'logs-cap': { kind: 'integer', doc: 'Most logs returned by eth_getLogs or eth_getFilterLogs.' },
       'block-range-cap': { kind: 'integer', doc: 'Largest block range (to - from) of a logs query.' },
-      'http-timeout': { kind: 'duration', doc: 'Read and write timeout of an HTTP request.' },
+      'http-timeout': { kind: 'duration', doc: 'Read and write timeout of an HTTP request; also how long any EVM call (HTTP, batch member, WebSocket message) may run before -32002 request timed out.' },
       'http-idle-timeout': { kind: 'duration', doc: 'How long an idle keep-alive connection stays open.' },
       'allow-unprotected-txs': { kind: 'boolean', doc: 'Accept raw transactions without EIP-155 replay protection.' },
       'max-open-connections': { kind: 'integer', doc: 'Simultaneous HTTP connections; 0 = unlimited; extra connections wait.' },
@@ -338,6 +338,7 @@ export const CONFIG_TABLES = {
       rpc_header_timeout: 10_000,
       rpc_read_timeout: 10_000,
       rpc_idle_timeout: 10_000,
+      rpc_write_timeout: 10_000,
     },
     keys: {
       max_query_length: { kind: 'integer', doc: 'Bytes of a subscribe, tx_search or block_search query (CometBFT: 512).' },
@@ -351,6 +352,10 @@ export const CONFIG_TABLES = {
       rpc_header_timeout: { kind: 'duration', doc: 'Node RPC: time a client has to send its request headers; 0 = none.' },
       rpc_read_timeout: { kind: 'duration', doc: 'Node RPC: time a client has to send a whole request, body included; 0 = none.' },
       rpc_idle_timeout: { kind: 'duration', doc: 'Node RPC: how long an idle keep-alive connection stays open.' },
+      rpc_write_timeout: {
+        kind: 'duration',
+        doc: 'Node RPC: time a call may run before it is answered "request timed out" (raised to let broadcast_tx_commit wait); 0 = none.',
+      },
     },
   }),
   compression: table<GatewayOwnConfig['compression']>({

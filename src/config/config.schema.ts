@@ -163,6 +163,7 @@ export class LimitsConfigSchema implements Gateway<'limits'> {
   @IsDurationAtLeast(0) rpc_header_timeout!: number;
   @IsDurationAtLeast(0) rpc_read_timeout!: number;
   @IsDurationAtLeast(0) rpc_idle_timeout!: number;
+  @IsDurationAtLeast(0) rpc_write_timeout!: number;
 }
 
 export class CompressionConfigSchema implements Gateway<'compression'> {

@@ -221,6 +221,7 @@ export interface LimitsConfig {
   rpc_header_timeout: number;
   rpc_read_timeout: number;
   rpc_idle_timeout: number;
+  rpc_write_timeout: number;
 }
 
 export interface AppConfig {

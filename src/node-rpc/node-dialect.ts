@@ -68,13 +68,14 @@ export class NodeDialect implements Dialect {
     return errorAnswer(undefined, new BatchTooLargeError(limit.key, limit.max));
   }
 
-  /** The node RPC sets no cap on a batch's results nor a deadline; these only complete the dialect. */
+  /** The node RPC sets no cap on a batch's results; this only completes the dialect. */
   responseTooLarge(limit: Limit): RpcError {
     return new LimitError(limit.key, 'Invalid Request', -32600, 'response too large');
   }
 
+  /** A handler's failure, as CometBFT answers its own timeouts (`timed out waiting for tx …`). */
   timedOut(): RpcError {
-    return new LimitError('timeout', 'Invalid Request', -32600, 'request timed out');
+    return new LimitError('rpc_write_timeout', 'Internal error', -32603, 'request timed out');
   }
 
   rateLimited(limit: string, retryAfterMs: number): RateLimitedError {

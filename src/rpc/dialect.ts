@@ -22,6 +22,8 @@ export interface BatchLimits {
   readonly requests: Limit;
   /** Bytes of results a batch may return before the rest is refused; max 0 = unlimited. */
   readonly responseBytes: Limit;
+  /** How long (ms) a call, single, batch member or WebSocket message, may run before the timeout error; max 0 = no deadline. */
+  readonly timeout?: Limit;
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { CallContext, Caller, JsonText, NotificationPort, RpcConnection, Transport } from './call-context';
 import { batchRuns } from './batch-runs';
 import type { BatchLimits, Dialect, RpcRequest } from './dialect';
-import { DeadlineClock } from './deadline-clock';
 import { answeredIdOf, errorAnswer, resultAnswer, type Message } from './envelope';
 import { RateLimitedError, type RpcError } from './errors';
 import { checkGuards, unknownMethod, type GuardPolicy } from './guards';
@@ -10,6 +9,7 @@ import type { MethodRegistry } from './method-registry';
 import { resultJson } from './result-json';
 import { traceBatch, traceCall } from '../tracing/call-spans';
 import { tracingOn } from '../tracing/spans';
+import { isPromiseLike, withinDeadline } from './within-deadline';
 
 export type Outcome =
   | { readonly ok: true; readonly result: unknown; readonly method: AnyMethod; readonly args: MethodArgs }
@@ -54,7 +54,7 @@ export interface Origin {
   readonly correlationId?: string;
   /** The HTTP request's headers, whence the client's trace context is read (W3C `traceparent`). */
   readonly traceHeaders?: CallContext['traceHeaders'];
-  /** Epoch ms after which unanswered calls get `request timed out`; undefined = none. */
+  /** Epoch ms after which unanswered calls get the timeout error; undefined = the interface's call timeout from now. */
   readonly deadline?: number;
 }
 
@@ -76,8 +76,6 @@ export interface Reply {
 
 const NO_METERS: EngineMeters = { received() {}, answered() {}, batch() {}, refused() {}, rejected() {} };
 const TIMED_OUT = Symbol('timed out');
-/** Calls' deadlines, checked every 10 ms: a call is told it timed out at most that late. */
-const callDeadlines = new DeadlineClock(10);
 /** Answer text of one member, and the size of its result (what batch-response-max-size counts). */
 type Answer = { readonly text: string; readonly resultBytes: number; readonly immutable: boolean; readonly retryAfterMs?: number };
 /** What became of one message: its answer, none (a notification), or its deadline passed first. */
@@ -206,6 +204,21 @@ export class RpcEngine {
     return { text: resultAnswer(idText, json), resultBytes: json.length, immutable: isImmutableAnswer(outcome.method, outcome.args, outcome.result) };
   }
 
+  /**
+   * One call under the interface's call timeout, for a transport that dispatches calls itself (node RPC
+   * URI calls): still running then, it gets the timeout error and its context's signal fires.
+   */
+  callWithin(request: RpcRequest, ctx: CallContext): Outcome | Promise<Outcome> {
+    const deadline = this.deadlineFromNow();
+    if (deadline === undefined) return this.call(request, ctx);
+    return withinDeadline<Outcome>(deadline, (signal) => this.call(request, { ...ctx, signal }), () => ({ ok: false, error: this.dialect.timedOut() }));
+  }
+
+  private deadlineFromNow(): number | undefined {
+    const timeout = this.limits().timeout;
+    return timeout !== undefined && timeout.max > 0 ? Date.now() + timeout.max : undefined;
+  }
+
   /** Counts an answer written by a transport that frames it itself (node RPC URI calls). */
   countAnswer(transport: Transport, text: string): string {
     this.meters.answered(transport, text);
@@ -220,6 +233,7 @@ export class RpcEngine {
   async handle(text: string, origin: Origin): Promise<Reply> {
     this.meters.received(origin.transport, origin.bytes);
     const body = this.dialect.parse(text, origin.transport);
+    const deadline = origin.deadline ?? this.deadlineFromNow();
     let reply: Reply;
     switch (body.kind) {
       case 'empty':
@@ -229,7 +243,7 @@ export class RpcEngine {
         reply = { body: errorAnswer(this.dialect.bodyErrorId, body.error), failed: true, immutable: false };
         break;
       case 'single': {
-        const within = this.answerWithin(body.message, origin);
+        const within = this.answerWithin(body.message, origin, deadline);
         const answer = isPromiseLike(within) ? await within : within;
         const text = answer === TIMED_OUT ? errorAnswer(answeredIdOf(body.message), this.dialect.timedOut()) : answer?.text;
         const answered = answer === TIMED_OUT ? undefined : answer;
@@ -237,14 +251,14 @@ export class RpcEngine {
         break;
       }
       case 'batch':
-        reply = await (tracingOn() ? traceBatch(this.dialect.name, origin, body.messages.length, () => this.batch(body.messages, origin)) : this.batch(body.messages, origin));
+        reply = await (tracingOn() ? traceBatch(this.dialect.name, origin, body.messages.length, () => this.batch(body.messages, origin, deadline)) : this.batch(body.messages, origin, deadline));
         break;
     }
     if (reply.body !== undefined) this.meters.answered(origin.transport, reply.body);
     return reply;
   }
 
-  private async batch(messages: readonly Message[], origin: Origin): Promise<Reply> {
+  private async batch(messages: readonly Message[], origin: Origin, deadline: number | undefined): Promise<Reply> {
     if (messages.length === 0) return { body: this.dialect.emptyBatch(), failed: false, immutable: false };
     const limits = this.limits();
     if (limits.requests.max > 0 && messages.length > limits.requests.max) {
@@ -265,7 +279,7 @@ export class RpcEngine {
       retryAfterMs: answers.length > 0 ? retryAfterMs : undefined,
     });
     for (const [start, end] of batchRuns(messages, isRead)) {
-      const run = await Promise.all(messages.slice(start, end).map((m) => this.answerWithin(m, origin)));
+      const run = await Promise.all(messages.slice(start, end).map((m) => this.answerWithin(m, origin, deadline)));
       for (let k = 0; k < run.length; k++) {
         const i = start + k;
         const answer = run[k];
@@ -293,38 +307,10 @@ export class RpcEngine {
     return done();
   }
 
-  /**
-   * A call's answer, or TIMED_OUT at the origin's deadline, when its context's signal fires; a value
-   * when the call answered at once.
-   */
-  private answerWithin(message: Message, origin: Origin): Answered | Promise<Answered> {
-    if (origin.deadline === undefined) return this.answerMessage(message, origin, undefined);
-    const left = origin.deadline - Date.now();
-    if (left <= 0) return TIMED_OUT;
-    const abort = new AbortController();
-    const answer = this.answerMessage(message, origin, abort.signal);
-    if (!isPromiseLike(answer)) return answer;
-    return new Promise((resolve, reject) => {
-      const watch = {
-        deadline: performance.now() + left,
-        done: false,
-        expire: () => {
-          abort.abort(new Error('request timed out'));
-          resolve(TIMED_OUT);
-        },
-      };
-      callDeadlines.add(watch);
-      answer.then(
-        (a) => {
-          watch.done = true;
-          resolve(a);
-        },
-        (err: unknown) => {
-          watch.done = true;
-          reject(err);
-        },
-      );
-    });
+  /** A message's answer, or TIMED_OUT at `deadline` (epoch ms), when its context's signal fires. */
+  private answerWithin(message: Message, origin: Origin, deadline: number | undefined): Answered | Promise<Answered> {
+    if (deadline === undefined) return this.answerMessage(message, origin, undefined);
+    return withinDeadline<Answered>(deadline, (signal) => this.answerMessage(message, origin, signal), () => TIMED_OUT);
   }
 
   private answerMessage(message: Message, origin: Origin, signal: AbortSignal | undefined): Answer | undefined | Promise<Answer | undefined> {
@@ -383,8 +369,4 @@ function refuseRest(messages: readonly Message[], error: RpcError): string[] {
     if (idText !== undefined) answers.push(errorAnswer(idText, error));
   }
   return answers;
-}
-
-function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as PromiseLike<T> | undefined)?.then === 'function';
 }

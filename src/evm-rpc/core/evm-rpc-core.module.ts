@@ -20,6 +20,7 @@ import { evmNamespaceServed } from './rpc-modules';
       limits: () => ({
         requests: { max: config.jsonRpc['batch-request-limit'], key: 'batch-request-limit' },
         responseBytes: { max: config.jsonRpc['batch-response-max-size'], key: 'batch-response-max-size' },
+        timeout: { max: config.jsonRpc['http-timeout'], key: 'http-timeout' },
       }),
     })),
   ],

@@ -142,7 +142,7 @@ export class NodeHttpTransport implements OnModuleInit {
     this.engine.countRequest('uri', Buffer.byteLength(body) + (req.url ?? '').length);
     const ctx: CallContext = { transport: 'uri', remote: remoteOf(req), caller, requestId: -1, correlationId: this.requestId(req), traceHeaders: req.headers };
     const request = { method, params: { uri: params }, id: -1 };
-    const outcome = await this.engine.call(request, ctx);
+    const outcome = await this.engine.callWithin(request, ctx);
     if (!outcome.ok && outcome.error instanceof MethodNotFoundError && outcome.error.reason !== 'websocket-only') return httpError(res, 404, '404 page not found', cors);
     const answer = this.engine.answer('-1', outcome, request, ctx);
     const limited = !outcome.ok && outcome.error instanceof RateLimitedError ? outcome.error : undefined;
