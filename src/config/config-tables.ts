@@ -262,7 +262,7 @@ export const CONFIG_TABLES = {
     file: 'gateway.toml',
     title: 'Plugins',
     schema: PluginsConfigSchema,
-    defaults: { load: ['plugins/gateway', 'plugins/ots', 'plugins/cosmos'], node_api: ['cosmos'] },
+    defaults: { load: ['plugins/gateway', 'plugins/ots', 'plugins/cosmos'], node_api: ['cosmos'], blocking_quarantine: 0 },
     keys: {
       load: {
         kind: 'list',
@@ -270,6 +270,7 @@ export const CONFIG_TABLES = {
         doc: 'Plugins to load: paths (relative to the home dir or the project, or absolute) or npm package names.',
       },
       node_api: { kind: 'list', doc: 'Node RPC categories of plugins that are served (EVM plugin namespaces: [json-rpc] api).' },
+      blocking_quarantine: { kind: 'duration', doc: 'A plugin method whose call holds the event loop this long in one synchronous stretch is taken out of service until restart; 0 = never.' },
     },
   }),
 

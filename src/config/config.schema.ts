@@ -134,6 +134,7 @@ export class FiltersConfigSchema implements Gateway<'filters'> {
 export class PluginsConfigSchema implements Omit<Gateway<'plugins'>, 'tables'> {
   @IsTextList() load!: string[];
   @IsTextList() node_api!: string[];
+  @IsDurationAtLeast(0) blocking_quarantine!: number;
 }
 
 export class LogConfigSchema implements Gateway<'log'> {

@@ -145,6 +145,8 @@ export interface GatewayOwnConfig {
     load: string[];
     /** Node RPC plugin categories that are served. */
     node_api: string[];
+    /** Ms a plugin call may hold the event loop before its method is taken out of service; 0 = never. */
+    blocking_quarantine: number;
     /** `[plugins.<name>]`: each plugin's own table, as written (the plugin validates it). */
     tables: Record<string, Record<string, unknown>>;
   };

@@ -100,6 +100,7 @@ export function declareFamilies(registry: Registry, prefix: string) {
         'Plugin method calls whose handler held the event loop past the blocking threshold (100 ms) in one synchronous stretch: every other call waited meanwhile.',
         ['plugin', 'method'],
       ),
+      outOfService: gauge('plugin_methods_out_of_service', 'Plugin methods taken out of service until restart for holding the event loop ([plugins] blocking_quarantine): 1 each.', ['plugin', 'method']),
     },
   };
 }

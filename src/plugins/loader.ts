@@ -109,7 +109,7 @@ function builtIn(rpc: 'evm' | 'node'): ReadonlySet<string> {
  * API version, that its namespaces clash with no built-in one nor another plugin's, and validates its
  * `[plugins.<name>]` table. Any failure is one ConfigError line.
  */
-export function loadPlugins(settings: GatewayOwnConfig['plugins'], home: string): LoadedPlugin[] {
+export function loadPlugins(settings: Pick<GatewayOwnConfig['plugins'], 'load' | 'tables'>, home: string): LoadedPlugin[] {
   const loaded: LoadedPlugin[] = [];
   const owners = new Map<string, string>();
   for (const spec of settings.load) {
@@ -159,6 +159,6 @@ function validateTable(manifest: PluginManifest<unknown>, table: Record<string, 
 }
 
 /** The EVM namespaces of the plugins `[plugins]` loads (what `[json-rpc] api` may list besides the built-in ones). */
-export function pluginNamespaces(settings: GatewayOwnConfig['plugins'], home: string): string[] {
+export function pluginNamespaces(settings: Pick<GatewayOwnConfig['plugins'], 'load' | 'tables'>, home: string): string[] {
   return loadPlugins(settings, home).flatMap((p) => (p.manifest.interface === 'evm' ? [...p.manifest.namespaces] : []));
 }

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { ConfigError } from '../config/config-error';
-import { HandlerFailure, RpcError } from '../rpc/errors';
+import { ApplicationError, HandlerFailure, RpcError } from '../rpc/errors';
 import type { CallContext } from '../rpc/call-context';
 import type { AnyMethod } from '../rpc/method';
 import type { PluginContext, PluginLogger, PluginManifest } from './api';
@@ -13,12 +13,16 @@ export const BLOCKING_THRESHOLD_MS = 100;
 
 /**
  * Where a plugin's unexpected failures go: its log (once per failure, with its name) and a counter; and
- * its handlers that block the event loop: its log (once per method) and a counter by method.
+ * its handlers that block the event loop: its log (once per method) and a counter by method; with
+ * `quarantineMs` (`[plugins] blocking_quarantine`), a call that held the loop that long takes its method
+ * out of service until restart (logged, and `quarantined`).
  */
 export interface FailureSink {
   readonly logger: PluginLogger;
   count(): void;
   blocked?(method: string): void;
+  readonly quarantineMs?: number;
+  quarantined?(method: string): void;
 }
 
 function invalid(manifest: PluginManifest<unknown>, what: string): never {
@@ -45,12 +49,21 @@ function check(manifest: PluginManifest<unknown>, method: unknown): AnyMethod {
  * with the plugin's name and counted, and answers only its caller with the interface's internal error.
  * The synchronous stretch of each call (the handler up to its first await, or all of it) is timed: one of
  * BLOCKING_THRESHOLD_MS or more held the event loop, every other call waited; it is counted, and logged
- * the first time for the method.
+ * the first time for the method. One of the sink's `quarantineMs` or more takes the method out of service:
+ * its later calls answer an ApplicationError saying so.
  */
 function isolated(method: AnyMethod, sink: FailureSink): AnyMethod {
   let reported = false;
+  let outOfService: ApplicationError | undefined;
+  const quarantineMs = sink.quarantineMs ?? 0;
   const held = (started: number): void => {
     const ms = performance.now() - started;
+    if (quarantineMs > 0 && ms >= quarantineMs && outOfService === undefined) {
+      const why = `it held the event loop for ${Math.round(ms)} ms ([plugins] blocking_quarantine = ${quarantineMs} ms)`;
+      outOfService = new ApplicationError(`plugin method ${method.name} is out of service until the gateway restarts: ${why}`);
+      sink.logger.error(`${method.name} taken out of service until restart: ${why}`);
+      sink.quarantined?.(method.name);
+    }
     if (ms < BLOCKING_THRESHOLD_MS) return;
     sink.blocked?.(method.name);
     if (reported) return;
@@ -59,8 +72,9 @@ function isolated(method: AnyMethod, sink: FailureSink): AnyMethod {
       `${method.name} blocked the event loop for ${Math.round(ms)} ms (over ${BLOCKING_THRESHOLD_MS} ms in one synchronous stretch; every other call waited): move its work off the loop. Logged once; counted in plugin_event_loop_blocks_total`,
     );
   };
-  const failed = (err: unknown): never => {
-    if (err instanceof RpcError) throw err;
+  // After the call's deadline its client has its answer: what the aborted work throws then is expected.
+  const failed = (err: unknown, ctx: CallContext | undefined): never => {
+    if (err instanceof RpcError || ctx?.signal?.aborted) throw err;
     sink.logger.error(`${method.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     sink.count();
     throw new HandlerFailure(`plugin method ${method.name} failed`);
@@ -70,12 +84,13 @@ function isolated(method: AnyMethod, sink: FailureSink): AnyMethod {
   return {
     ...method,
     handler: (args: never, ctx: CallContext) => {
+      if (outOfService !== undefined) throw outOfService;
       const started = performance.now();
       try {
         const result = handler(args, ctx);
-        return result instanceof Promise ? result.catch(failed) : result;
+        return result instanceof Promise ? result.catch((err: unknown) => failed(err, ctx)) : result;
       } catch (err) {
-        return failed(err);
+        return failed(err, ctx);
       } finally {
         held(started);
       }

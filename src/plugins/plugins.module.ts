@@ -65,6 +65,7 @@ function pluginProvider(plugin: LoadedPlugin): Provider {
       GatewayViewService,
       PluginCatalog,
       ModuleRef,
+      GatewayConfigService,
       { token: MetricsService, optional: true },
     ],
     useFactory: (
@@ -75,6 +76,7 @@ function pluginProvider(plugin: LoadedPlugin): Provider {
       gateway: GatewayViewService,
       catalog: PluginCatalog,
       modules: ModuleRef,
+      config: GatewayConfigService,
       metrics?: MetricsService,
     ) => {
       const logger = pluginLogger(manifest.name);
@@ -92,7 +94,13 @@ function pluginProvider(plugin: LoadedPlugin): Provider {
       };
       const families = metrics?.enabled ? metrics.families.plugins : undefined;
       const errors = families?.errors.labels({ plugin: manifest.name });
-      const sink = { logger, count: () => errors?.inc(), blocked: (method: string) => families?.blocks.inc({ plugin: manifest.name, method }) };
+      const sink = {
+        logger,
+        count: () => errors?.inc(),
+        blocked: (method: string) => families?.blocks.inc({ plugin: manifest.name, method }),
+        quarantineMs: config.gateway.plugins.blocking_quarantine,
+        quarantined: (method: string) => families?.outOfService.set({ plugin: manifest.name, method }, 1),
+      };
       catalog.entries.push({ plugin, methods: pluginMethods(plugin, context, sink) });
       return manifest.name;
     },

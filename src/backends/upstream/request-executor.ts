@@ -28,6 +28,8 @@ export interface UpstreamRequest {
   readonly needs: RouteNeeds;
   readonly idempotent: boolean;
   readonly timeoutMs?: number;
+  /** Fires once no caller waits for the answer (its deadline passed): the request is aborted, no retry follows. */
+  readonly signal?: AbortSignal;
 }
 
 /** An answer and the upstream that gave it (whose chain the pool's cache checks). */
@@ -60,6 +62,7 @@ export class RequestExecutor {
     const tried = new Set<Upstream>();
     let lastError: Error | undefined;
     for (let attempt = 0; attempt <= this.settings.retries; attempt++) {
+      if (req.signal?.aborted) throw this.final(lastError ?? new UpstreamFailure('aborted', 'aborted'));
       const scope = attempt === 0 ? 'any' : this.retryScope(req, lastError);
       if (attempt > 0) {
         if (scope === 'none' || (scope === 'others' && candidates(this.upstreams(), req.needs, tried).length === 0)) break;
@@ -154,7 +157,9 @@ export class RequestExecutor {
     });
   }
 
-  private async attempt(u: Upstream, req: UpstreamRequest, signal: AbortSignal | undefined, role: AttemptRole): Promise<AnsweredCall> {
+  /** `leg`: the abort of a hedge's leg, on top of the request's own. */
+  private async attempt(u: Upstream, req: UpstreamRequest, leg: AbortSignal | undefined, role: AttemptRole): Promise<AnsweredCall> {
+    const signal = leg && req.signal ? AbortSignal.any([leg, req.signal]) : (leg ?? req.signal);
     const started = performance.now();
     const span = startAttempt(u.name, req.method, role);
     u.inFlight++;
@@ -179,7 +184,7 @@ export class RequestExecutor {
         u.breaker.success();
         u.latency.add(performance.now() - started);
       } else if (err instanceof UpstreamFailure && err.kind === 'aborted') {
-        // Hedged out: it would have taken at least this long.
+        // Hedged out (or no caller waits any more): it would have taken at least this long.
         u.latency.addLowerBound(performance.now() - started);
       } else {
         u.counters.failures++;

@@ -22,6 +22,7 @@ import type { UpstreamEndpoint, UpstreamSettings } from '../../config/upstream-c
 import type { PoolSurface, UpstreamObserver } from './upstream-observer';
 import type { PoolStats } from './pool-stats';
 import { noteCacheHit } from '../../tracing/upstream-spans';
+import { JointAbort } from './joint-abort';
 
 
 export interface PoolRequest extends UpstreamRequest {
@@ -44,7 +45,7 @@ export class UpstreamPool {
   readonly cache: ResponseCache;
   /** The Redis tier; undefined without `[cache] redis_url`. */
   readonly sharedCache: RedisCacheTier | undefined;
-  private readonly inFlight = new Map<string, Promise<AnsweredCall>>();
+  private readonly inFlight = new Map<string, { readonly answer: Promise<AnsweredCall>; readonly abort: JointAbort }>();
   /** Reads answered by joining an identical one in flight. */
   deduplicated = 0;
   private readonly headListeners = new Set<(head: bigint) => void>();
@@ -244,7 +245,7 @@ export class UpstreamPool {
   /** An answer from the memory cache comes back as it is, not as a promise: a hit costs no promise chain. */
   request(req: PoolRequest): Json | Promise<Json> {
     if (!req.idempotent) return this.executor.execute(req).then(resultOf);
-    return this.read(`${req.method}${JSON.stringify(req.params)}`, req.cache, req.needs.height, () => this.executor.execute(req));
+    return this.read(`${req.method}${JSON.stringify(req.params)}`, req.cache, req.needs.height, (signal) => this.executor.execute({ ...req, signal }), req.signal);
   }
 
   /**
@@ -261,7 +262,13 @@ export class UpstreamPool {
   }
 
   /** A read: the memory cache, or one identical read in flight, or `fetch` (through Redis for an immutable answer). */
-  private read(what: string, rule: CacheRule, height: bigint | undefined, fetch: () => Promise<AnsweredCall & { readonly network?: string }>): Json | Promise<Json> {
+  private read(
+    what: string,
+    rule: CacheRule,
+    height: bigint | undefined,
+    fetch: (signal: AbortSignal) => Promise<AnsweredCall & { readonly network?: string }>,
+    signal?: AbortSignal,
+  ): Json | Promise<Json> {
     // Keyed by chain: what was read or is being read for another chain is never an answer for this one.
     const chain = this.chainId;
     const key = `${chain}:${what}`;
@@ -273,7 +280,7 @@ export class UpstreamPool {
         return hit;
       }
     }
-    return this.joined(key, () => this.load(key, chain, rule, height, head, fetch)).then(resultOf);
+    return this.joined(key, signal, (shared) => this.load(key, chain, rule, height, head, () => fetch(shared))).then(resultOf);
   }
 
   stats(): PoolStats {
@@ -305,15 +312,19 @@ export class UpstreamPool {
     return this.executor.unavailable({});
   }
 
-  private joined(key: string, load: () => Promise<AnsweredCall>): Promise<AnsweredCall> {
+  /** One read per key in flight; it is aborted once every caller that joined it gave up (`signal`). */
+  private joined(key: string, signal: AbortSignal | undefined, load: (shared: AbortSignal) => Promise<AnsweredCall>): Promise<AnsweredCall> {
     const running = this.inFlight.get(key);
     if (running) {
       this.deduplicated++;
-      return running;
+      running.abort.join(signal);
+      return running.answer;
     }
-    const started = load().finally(() => this.inFlight.delete(key));
-    this.inFlight.set(key, started);
-    return started;
+    const abort = new JointAbort();
+    abort.join(signal);
+    const answer = load(abort.signal).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, { answer, abort });
+    return answer;
   }
 
   /** Redis for an immutable answer (filling memory), else `fetch`, whose answer is stored. */
