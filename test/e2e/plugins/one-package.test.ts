@@ -10,7 +10,7 @@ import { loadPlugins } from '../../../src/plugins/loader';
 import { post, startTestGateway, type TestGateway } from '../../support/gateway';
 
 const FIXTURES = resolve(__dirname, '../../fixtures/plugins');
-const settings = (load: string[], tables: Record<string, Record<string, unknown>> = {}) => ({ load, node_api: [], tables });
+const settings = (load: string[], tables: Record<string, Record<string, unknown>> = {}) => ({ load, tables });
 
 describe('one package, both interfaces', () => {
   let gw: TestGateway;
