@@ -1,22 +1,26 @@
 /**
  * One plugin package with both interfaces, loaded by one `[plugins] load` entry: its EVM namespace and
- * its node routes served over real sockets, array parameters (`arrayOf`) decoded as the interface does.
+ * its node routes served over real sockets in both backends, array parameters (`arrayOf`) decoded as the
+ * interface does.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../../../src/config/config-error';
 import { loadPlugins } from '../../../src/plugins/loader';
-import { post, startTestGateway, type TestGateway } from '../../support/gateway';
+import { BACKENDS, startGatewayOver } from '../../support/backends';
+import { post, type TestGateway } from '../../support/gateway';
+
+jest.setTimeout(60_000);
 
 const FIXTURES = resolve(__dirname, '../../fixtures/plugins');
 const settings = (load: string[], tables: Record<string, Record<string, unknown>> = {}) => ({ load, tables });
 
-describe('one package, both interfaces', () => {
+describe.each(BACKENDS)('one package, both interfaces, %s backend', (kind) => {
   let gw: TestGateway;
 
   beforeAll(async () => {
-    gw = await startTestGateway({
+    gw = await startGatewayOver(kind, {
       'plugins.load': join(FIXTURES, 'both.ts'),
       'plugins.node_api': 'acmenode',
       'json-rpc.enable': 'true',
