@@ -1,12 +1,12 @@
 /**
- * The plugin system end to end: the template of docs/plugins.md, compiled on its own against the public
- * API's declarations (as a plugin author's project compiles it) and loaded by path, serves its methods
- * over HTTP, batch and WebSocket, reads its config table, and in upstream mode is forwarded and cached by
- * its own rules; a plugin's failure answers only its caller; each bad plugin stops start-up with one
+ * The plugin system end to end: the template of docs/plugins.md, installed and compiled on its own with
+ * the guide's steps against the public API's declarations (as a plugin author's project compiles it) and
+ * loaded by path, serves its methods over HTTP, batch and WebSocket, reads its config table, and in
+ * upstream mode is forwarded and cached by its own rules; a plugin's failure answers only its caller; each bad plugin stops start-up with one
  * line; gating follows `[json-rpc] api`, `[plugins] node_api` and `[rpc] unsafe`.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
@@ -24,20 +24,22 @@ const work = mkdtempSync(join(tmpdir(), 'rpcgw-plugin-'));
 /** The template, compiled where a plugin author would have it (its own folder and node_modules). */
 const hello = join(work, 'hello');
 
-/** The gateway package as a plugin project sees it: package.json exports and the API's declarations. */
+/**
+ * The template installed and built with the guide's steps (docs/plugins.md): next to it, the gateway as
+ * its `file:../rpc-gateway` dev dependency finds it once built (its package.json's name, version and
+ * exports, and the API's declarations); `npm install` in the copy (TypeScript and the linked gateway),
+ * then `npx tsc -p tsconfig.json`.
+ */
 function compileTemplate(): void {
   const pkg = join(work, 'rpc-gateway');
   mkdirSync(pkg, { recursive: true });
-  writeFileSync(
-    join(pkg, 'package.json'),
-    JSON.stringify({ name: 'rpc-gateway', exports: { './plugin-api': { types: './dist/plugins/api.d.ts', default: './dist/plugins/api.js' } } }),
-  );
+  const gateway = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; exports: object };
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: gateway.name, version: gateway.version, exports: gateway.exports }));
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--emitDeclarationOnly', '--sourceMap', 'false', '--outDir', join(pkg, 'dist')]);
   cpSync(join(ROOT, 'docs/plugin-template'), hello, { recursive: true });
-  mkdirSync(join(hello, 'node_modules'));
-  symlinkSync(pkg, join(hello, 'node_modules/rpc-gateway'), 'dir');
-  execFileSync(process.execPath, [tsc, '-p', join(hello, 'tsconfig.json')]);
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: hello, stdio: 'ignore' });
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: hello });
 }
 
 const EVM = { 'json-rpc.enable': 'true', 'json-rpc.address': '127.0.0.1:0', 'json-rpc.ws-address': '127.0.0.1:0' };
