@@ -1,0 +1,34 @@
+/** One upstream read shared by identical calls is aborted only once every caller gave up. */
+import { JointAbort } from '../../../src/backends/upstream/joint-abort';
+
+it('fires once every caller with a signal gave up, with the last reason', () => {
+  const joint = new JointAbort();
+  const [a, b] = [new AbortController(), new AbortController()];
+  joint.join(a.signal);
+  joint.join(b.signal);
+  a.abort(new Error('a'));
+  expect(joint.signal.aborted).toBe(false);
+  b.abort(new Error('b'));
+  expect(joint.signal.aborted).toBe(true);
+  expect((joint.signal.reason as Error).message).toBe('b');
+});
+
+it('never fires while a caller without a signal waits', () => {
+  const joint = new JointAbort();
+  const a = new AbortController();
+  joint.join(a.signal);
+  joint.join(undefined);
+  a.abort();
+  expect(joint.signal.aborted).toBe(false);
+});
+
+it('ignores a caller that had given up before it joined', () => {
+  const joint = new JointAbort();
+  const [gone, live] = [new AbortController(), new AbortController()];
+  gone.abort();
+  joint.join(gone.signal);
+  joint.join(live.signal);
+  expect(joint.signal.aborted).toBe(false);
+  live.abort();
+  expect(joint.signal.aborted).toBe(true);
+});
