@@ -8,6 +8,11 @@ export class JointAbort {
   private waiting = 0;
   private kept = false;
 
+  /** `first`: the signal of the caller that starts the read. */
+  constructor(first: AbortSignal) {
+    this.join(first);
+  }
+
   get signal(): AbortSignal {
     return this.controller.signal;
   }

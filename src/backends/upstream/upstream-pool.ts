@@ -45,7 +45,7 @@ export class UpstreamPool {
   readonly cache: ResponseCache;
   /** The Redis tier; undefined without `[cache] redis_url`. */
   readonly sharedCache: RedisCacheTier | undefined;
-  private readonly inFlight = new Map<string, { readonly answer: Promise<AnsweredCall>; readonly abort: JointAbort }>();
+  private readonly inFlight = new Map<string, { readonly answer: Promise<AnsweredCall>; readonly abort?: JointAbort }>();
   /** Reads answered by joining an identical one in flight. */
   deduplicated = 0;
   private readonly headListeners = new Set<(head: bigint) => void>();
@@ -245,7 +245,7 @@ export class UpstreamPool {
   /** An answer from the memory cache comes back as it is, not as a promise: a hit costs no promise chain. */
   request(req: PoolRequest): Json | Promise<Json> {
     if (!req.idempotent) return this.executor.execute(req).then(resultOf);
-    return this.read(`${req.method}${JSON.stringify(req.params)}`, req.cache, req.needs.height, (signal) => this.executor.execute({ ...req, signal }), req.signal);
+    return this.read(`${req.method}${JSON.stringify(req.params)}`, req.cache, req.needs.height, (signal) => this.executor.execute(signal === req.signal ? req : { ...req, signal }), req.signal);
   }
 
   /**
@@ -262,13 +262,7 @@ export class UpstreamPool {
   }
 
   /** A read: the memory cache, or one identical read in flight, or `fetch` (through Redis for an immutable answer). */
-  private read(
-    what: string,
-    rule: CacheRule,
-    height: bigint | undefined,
-    fetch: (signal: AbortSignal) => Promise<AnsweredCall & { readonly network?: string }>,
-    signal?: AbortSignal,
-  ): Json | Promise<Json> {
+  private read(what: string, rule: CacheRule, height: bigint | undefined, fetch: (signal?: AbortSignal) => Promise<AnsweredCall & { readonly network?: string }>, signal?: AbortSignal): Json | Promise<Json> {
     // Keyed by chain: what was read or is being read for another chain is never an answer for this one.
     const chain = this.chainId;
     const key = `${chain}:${what}`;
@@ -312,17 +306,16 @@ export class UpstreamPool {
     return this.executor.unavailable({});
   }
 
-  /** One read per key in flight; it is aborted once every caller that joined it gave up (`signal`). */
-  private joined(key: string, signal: AbortSignal | undefined, load: (shared: AbortSignal) => Promise<AnsweredCall>): Promise<AnsweredCall> {
+  /** One read per key in flight; one its first caller can give up (`signal`) is aborted once every caller did. */
+  private joined(key: string, signal: AbortSignal | undefined, load: (shared?: AbortSignal) => Promise<AnsweredCall>): Promise<AnsweredCall> {
     const running = this.inFlight.get(key);
     if (running) {
       this.deduplicated++;
-      running.abort.join(signal);
+      running.abort?.join(signal);
       return running.answer;
     }
-    const abort = new JointAbort();
-    abort.join(signal);
-    const answer = load(abort.signal).finally(() => this.inFlight.delete(key));
+    const abort = signal === undefined ? undefined : new JointAbort(signal);
+    const answer = load(abort?.signal).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, { answer, abort });
     return answer;
   }

@@ -2,9 +2,8 @@
 import { JointAbort } from '../../../src/backends/upstream/joint-abort';
 
 it('fires once every caller with a signal gave up, with the last reason', () => {
-  const joint = new JointAbort();
   const [a, b] = [new AbortController(), new AbortController()];
-  joint.join(a.signal);
+  const joint = new JointAbort(a.signal);
   joint.join(b.signal);
   a.abort(new Error('a'));
   expect(joint.signal.aborted).toBe(false);
@@ -14,20 +13,20 @@ it('fires once every caller with a signal gave up, with the last reason', () => 
 });
 
 it('never fires while a caller without a signal waits', () => {
-  const joint = new JointAbort();
   const a = new AbortController();
-  joint.join(a.signal);
+  const joint = new JointAbort(a.signal);
   joint.join(undefined);
   a.abort();
   expect(joint.signal.aborted).toBe(false);
 });
 
 it('ignores a caller that had given up before it joined', () => {
-  const joint = new JointAbort();
-  const [gone, live] = [new AbortController(), new AbortController()];
+  const [first, gone, live] = [new AbortController(), new AbortController(), new AbortController()];
+  const joint = new JointAbort(first.signal);
   gone.abort();
   joint.join(gone.signal);
   joint.join(live.signal);
+  first.abort();
   expect(joint.signal.aborted).toBe(false);
   live.abort();
   expect(joint.signal.aborted).toBe(true);
