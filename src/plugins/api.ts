@@ -43,7 +43,11 @@ export * as nodeMethods from '../node-rpc/definitions';
 /** The devnet's address index (Otterscan's search, nonce and creator lookups). */
 export type { AddressHistoryIndex, AddressTransactionsPage, ContractCreator, SearchDirection };
 
-/** Calls a method of one interface by its definition, through the backend that runs: arguments and result typed by the definition. */
+/**
+ * Calls a method of one interface by its definition, through the backend that runs: arguments and result
+ * typed by the definition. Pass the handler's call context as `ctx`: the call then stops at that call's
+ * deadline (its `signal`: an upstream read is aborted on the wire, a devnet scan at its next slice).
+ */
 export interface PluginInvoker {
   invoke<M extends AnyMethod>(method: M, args: ArgsOfMethod<M>, ctx?: CallContext): Promise<ResultOf<M>>;
 }
