@@ -264,11 +264,7 @@ export const CONFIG_TABLES = {
     schema: PluginsConfigSchema,
     defaults: { load: ['plugins/gateway', 'plugins/ots', 'plugins/cosmos'], node_api: ['cosmos'], blocking_quarantine: 0 },
     keys: {
-      load: {
-        kind: 'list',
-        aliases: ['paths'],
-        doc: 'Plugins to load: paths (relative to the home dir or the project, or absolute) or npm package names.',
-      },
+      load: { kind: 'list', aliases: ['paths'], doc: 'Plugins to load: paths (relative to the home dir or the project, or absolute) or npm package names.' },
       node_api: { kind: 'list', doc: 'Node RPC categories of plugins that are served (EVM plugin namespaces: [json-rpc] api).' },
       blocking_quarantine: { kind: 'duration', doc: 'A plugin method whose call holds the event loop this long in one synchronous stretch is taken out of service until restart; 0 = never.' },
     },
@@ -353,10 +349,7 @@ export const CONFIG_TABLES = {
       rpc_header_timeout: { kind: 'duration', doc: 'Node RPC: time a client has to send its request headers; 0 = none.' },
       rpc_read_timeout: { kind: 'duration', doc: 'Node RPC: time a client has to send a whole request, body included; 0 = none.' },
       rpc_idle_timeout: { kind: 'duration', doc: 'Node RPC: how long an idle keep-alive connection stays open.' },
-      rpc_write_timeout: {
-        kind: 'duration',
-        doc: 'Node RPC: time a call may run before it is answered "request timed out" (raised to let broadcast_tx_commit wait); 0 = none.',
-      },
+      rpc_write_timeout: { kind: 'duration', doc: 'Node RPC: time a call may run before it is answered "request timed out" (raised to let broadcast_tx_commit wait); 0 = none.' },
     },
   }),
   compression: table<GatewayOwnConfig['compression']>({
