@@ -3,9 +3,9 @@
  * encoding decoded into spans, protobuf kept as bytes) and OTLP over gRPC (the TraceService's Export
  * on HTTP/2, each message kept as bytes: a trace id shows in them as its 16 raw bytes).
  */
-import { createServer, type Server } from 'node:http';
-import { constants, createServer as createHttp2Server, type Http2Server, type ServerHttp2Stream } from 'node:http2';
-import type { Socket } from 'node:net';
+import { createServer } from 'node:http';
+import { constants, createServer as createHttp2Server, type ServerHttp2Stream } from 'node:http2';
+import type { Server as NetServer, Socket } from 'node:net';
 
 export interface ReceivedSpan {
   readonly traceId: string;
@@ -46,15 +46,34 @@ function spansOf(body: OtlpExport): ReceivedSpan[] {
   });
 }
 
-export class OtlpHttpReceiver {
+/** A receiver's server on an ephemeral loopback port; closing it also cuts the connections it holds. */
+abstract class Receiver {
+  private server: NetServer | undefined;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  protected async listen(server: NetServer): Promise<void> {
+    this.server = server;
+    server.on('connection', (s: Socket) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.port = (server.address() as { port: number }).port;
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+export class OtlpHttpReceiver extends Receiver {
   readonly spans: ReceivedSpan[] = [];
   /** Bodies sent as protobuf (`application/x-protobuf`). */
   readonly protobuf: Buffer[] = [];
   /** Paths and content types of the export requests. */
   readonly requests: { path: string; type: string }[] = [];
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
 
   /** The traces endpoint to give an exporter. */
   get url(): string {
@@ -62,7 +81,7 @@ export class OtlpHttpReceiver {
   }
 
   async start(): Promise<this> {
-    this.server = createServer((req, res) => {
+    const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -78,29 +97,16 @@ export class OtlpHttpReceiver {
         res.writeHead(200, { 'content-type': type.startsWith('application/json') ? 'application/json' : 'application/x-protobuf' }).end(type.startsWith('application/json') ? '{}' : '');
       });
     });
-    this.server.on('connection', (s: Socket) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as { port: number }).port;
+    await this.listen(server);
     return this;
-  }
-
-  async close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 }
 
 const EXPORT_PATH = '/opentelemetry.proto.collector.trace.v1.TraceService/Export';
 
-export class OtlpGrpcReceiver {
+export class OtlpGrpcReceiver extends Receiver {
   /** Each ExportTraceServiceRequest received, as its protobuf bytes. */
   readonly messages: Buffer[] = [];
-  private server: Http2Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
@@ -112,8 +118,8 @@ export class OtlpGrpcReceiver {
   }
 
   async start(): Promise<this> {
-    this.server = createHttp2Server();
-    this.server.on('stream', (stream: ServerHttp2Stream, headers) => {
+    const server = createHttp2Server();
+    server.on('stream', (stream: ServerHttp2Stream, headers) => {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
@@ -130,17 +136,7 @@ export class OtlpGrpcReceiver {
         stream.end(Buffer.from([0, 0, 0, 0, 0]));
       });
     });
-    this.server.on('connection', (s: Socket) => {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as { port: number }).port;
+    await this.listen(server);
     return this;
-  }
-
-  async close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 }
