@@ -3,11 +3,13 @@
  * templates) dropped into a home unchanged: the gateway starts on each pair and serves; `rpc-gateway config
  * check` prints the effective values with their origins and the warnings, and exits 1 on an error.
  */
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { call, startTestGateway } from '../support/gateway';
 import { runGatewayCli } from '../support/gateway-cli';
+import { untilLogged } from '../support/gateway-process';
 
 jest.setTimeout(180_000);
 
@@ -49,6 +51,29 @@ it.each([
     if (gw.evmHttpUrl) expect(await call(gw.evmHttpUrl, 'eth_chainId', [])).toMatch(/^0x/);
   } finally {
     await gw.close();
+  }
+});
+
+it('start logs the node keys it does not serve, one line per file, as warnings', async () => {
+  const home = homeWith('cometbft-v0.38.12.config.toml', 'evmos-v20.app.toml');
+  const root = join(__dirname, '..', '..');
+  const args = ['-r', join(root, 'test', 'support', 'register-ts.js'), join(root, 'src', 'main.ts'), 'start', '--home', home, '--log.format', 'json', '--devnet.ephemeral'];
+  for (const [key, value] of Object.entries(PORTS)) args.push('--set', `${key}=${value}`);
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const seen: string[] = [];
+    await untilLogged(child, 120_000, (msg) => {
+      if (msg.includes('rpc-gateway does not serve')) seen.push(msg);
+      return msg.startsWith('node RPC listening on ') ? true : undefined;
+    });
+    expect(seen).toEqual([
+      'config.toml [rpc]: grpc_laddr, grpc_max_open_connections, pprof_laddr are node settings rpc-gateway does not serve',
+      'app.toml [evm]: tracer, max-tx-gas-wanted; [json-rpc]: enable-indexer, metrics-address, fix-revert-gas-refund-height are node settings rpc-gateway does not serve',
+    ]);
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
   }
 });
 
