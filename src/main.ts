@@ -5,11 +5,13 @@ import { Logger } from '@nestjs/common';
 import { CommanderError } from 'commander';
 import { startGateway, type RunningGateway } from './bootstrap';
 import { parseCli, VERSION } from './config/cli';
+import { formatConfigCheck } from './config/config-check';
 import { ConfigError } from './config/config-error';
 import type { AppConfig } from './config/config.types';
-import { loadConfig } from './config/load-config';
+import { resolveConfig } from './config/load-config';
 import { EventBus } from './events';
 import { followBlocks } from './logging/block-lines';
+import { createGatewayLogger } from './logging/gateway-logger';
 import { createPlainDestination, resolveLogOutput, type LogOutput } from './logging/plain-output';
 import { renderBanner, summarizeGateway } from './logging/startup-banner';
 import { loadPlugins, pluginNamespaces } from './plugins/loader';
@@ -21,10 +23,20 @@ import { startWorker } from './queue/worker-process';
  * On a terminal (`[log] format = "auto"`, or `plain`) it prints a banner once ready, a line per devnet
  * block and readable log lines; elsewhere (or with `json`) every line is a JSON log object.
  * `rpc-gateway plugins --home DIR [flags]`: list the plugins the configuration loads (exit code 1 when a method collides).
+ * `rpc-gateway config check --home DIR [flags]`: the effective configuration, its origins and warnings (exit code 1 on an error).
  */
 async function main(): Promise<void> {
   const cli = parseCli(process.argv);
-  const config = loadConfig({ home: cli.home, env: process.env, flags: cli.flags, pluginNamespaces });
+  const resolved = resolveConfig({ home: cli.home, env: process.env, flags: cli.flags, pluginNamespaces });
+  if (cli.command === 'config-check') {
+    process.stdout.write(formatConfigCheck(resolved));
+    return;
+  }
+  const { config, warnings } = resolved;
+  const output = resolveLogOutput(config.gateway.log.format, process.stdout, process.env);
+  const logDestination = output.plain ? createPlainDestination({ color: output.color }) : undefined;
+  const configLog = createGatewayLogger(config.gateway.log.level, logDestination).child({ context: 'Config' });
+  for (const warning of warnings) configLog.warn(warning);
   if (cli.command === 'plugins') {
     const listing = listPlugins(loadPlugins(config.gateway.plugins, config.home), config);
     process.stdout.write(formatPluginListing(listing));
@@ -33,8 +45,7 @@ async function main(): Promise<void> {
     return;
   }
   if (cli.command === 'worker') return runWorker(config);
-  const output = resolveLogOutput(config.gateway.log.format, process.stdout, process.env);
-  const gateway = await startGateway(config, output.plain ? { logDestination: createPlainDestination({ color: output.color }) } : {});
+  const gateway = await startGateway(config, logDestination ? { logDestination } : {});
   const logger = new Logger('Gateway');
   const stopBlockLines = await announce(gateway, config, output, logger);
   let stopping = false;

@@ -1,13 +1,16 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option, type OutputConfiguration } from 'commander';
-import { TABLE_NAMES, tableSpec, type TableName } from './config-tables';
+import { TABLE_NAMES, flagPlaceholder, tableSpec, type TableName } from './config-tables';
 import type { KeySpec } from './config-table-spec';
 import { formatDuration } from './duration';
 
 export interface CliInvocation {
-  /** `start` the gateway, list the `plugins` its configuration loads, or run only the broadcast queue's `worker`s. */
-  command: 'start' | 'plugins' | 'worker';
+  /**
+   * `start` the gateway, list the `plugins` its configuration loads, run only the broadcast queue's
+   * `worker`s, or print the effective configuration (`config check`).
+   */
+  command: 'start' | 'plugins' | 'worker' | 'config-check';
   /** Absolute home directory. */
   home: string;
   /** Dotted key names to values, as loadConfig takes them. */
@@ -26,6 +29,7 @@ export const VERSION: string = (require('../../package.json') as { version: stri
 const HELP_GROUPS: Partial<Record<TableName, string>> = {
   rpc: 'Node RPC (CometBFT [rpc], config.toml):',
   'json-rpc': 'EVM JSON-RPC ([json-rpc], app.toml):',
+  tls: 'TLS of the EVM JSON-RPC ([tls], app.toml):',
   backend: 'Backend: the embedded devnet or upstream nodes ([backend], gateway.toml):',
   devnet: 'Embedded devnet ([devnet], gateway.toml):',
   cache: 'Response cache of upstream mode ([cache], gateway.toml):',
@@ -102,6 +106,16 @@ export function parseCli(
     addConfigFlags,
   );
   configCommand('worker', "Deliver the broadcast queue's transactions (on [queue] redis_url) to the upstream nodes; no RPC listener.");
+  const check = program
+    .command('config')
+    .description('Commands about the configuration files.')
+    .command('check')
+    .description(
+      'Print the effective configuration (secrets redacted), where each value came from (file, environment, flag, default) and every warning; exit 1 on an error.',
+    )
+    .option('--home <dir>', `Home directory holding config/ (default: ${DEFAULT_HOME}, or $RPCGW_HOME).`)
+    .option('--set <table.key=value>', 'Set any key of config.toml, app.toml or gateway.toml; repeatable.', collectSetting);
+  check.action(invoke('config-check', addConfigFlags(check)));
 
   program.parse(argv, { from: 'node' });
   return invocation ?? program.help({ error: true });
@@ -116,8 +130,9 @@ function addConfigFlags(command: Command): Map<string, string> {
     const spec = tableSpec(table);
     const group = HELP_GROUPS[table] ?? `${spec.title} ([${table}], ${spec.file}):`;
     for (const [key, keySpec] of Object.entries(spec.keys)) {
-      if (!keySpec.flag) continue;
-      const option = new Option(`--${table}.${key} ${keySpec.flag}`, `${keySpec.doc} (default: ${helpDefault(keySpec, spec.defaults[key])})`);
+      const placeholder = flagPlaceholder(table, key);
+      if (placeholder === undefined) continue;
+      const option = new Option(`--${table}.${key} ${placeholder}`, `${keySpec.doc} (default: ${helpDefault(keySpec, spec.defaults[key])})`);
       command.addOption(option.helpGroup(group));
       namedFlags.set(option.attributeName(), `${table}.${key}`);
     }

@@ -5,7 +5,7 @@
 import { ConfigError } from './config-error';
 import { fileLabel, isTomlTable } from './config-files';
 import type { ConfigFileName } from './config-table-spec';
-import { CONFIG_TABLES, TABLE_NAMES, envName, tableSpec, type TableName } from './config-tables';
+import { CONFIG_TABLES, TABLE_NAMES, envName, flagPlaceholder, tableSpec, type TableName } from './config-tables';
 import { CONFIG_FILE_NAMES, renderToml } from './config-template';
 import type { RawSource } from './read-value';
 
@@ -93,7 +93,7 @@ export function flagSettings(flags: Readonly<Record<string, string>>): Setting[]
         `flag --set ${flag} = ${JSON.stringify(raw)}: expected a known <table>.<key>, e.g. rpc.laddr (see docs/configuration.md)`,
       );
     }
-    const named = tableSpec(ref.table).keys[ref.key].flag && ref.name === ref.key;
+    const named = flagPlaceholder(ref.table, ref.key) !== undefined && ref.name === ref.key;
     const origin = named ? `flag --${ref.table}.${ref.key}` : `flag --set ${flag}`;
     return { ...ref, raw, source: 'text', origin };
   });

@@ -5,12 +5,15 @@ export type ConfigFileName = 'config.toml' | 'app.toml' | 'gateway.toml';
 /**
  * How a value is read. `duration`: a Go-style string resolved to milliseconds. `list`: a TOML array
  * (or, from the environment or a flag, a comma-separated string). `comma-list`: a list that a file
- * may also give as one comma-separated string, as Evmos writes `api`.
+ * may also give as one comma-separated string, as Evmos writes `api`. `uint64`: a node's unsigned 64-bit
+ * integer; a value past 2^53−1 is read as 2^53−1.
  */
-export type ValueKind = 'string' | 'boolean' | 'integer' | 'number' | 'duration' | 'list' | 'comma-list';
+export type ValueKind = 'string' | 'boolean' | 'integer' | 'uint64' | 'number' | 'duration' | 'list' | 'comma-list';
 
 export interface KeySpec {
   readonly kind: ValueKind;
+  /** The class-validator decorator of its value (config-validators.ts): its range, its form, its `expected …` text. */
+  readonly check: PropertyDecorator;
   /** The comment above the key in a written file, its `--help` line and its entry in the docs. */
   readonly doc: string;
   /** Other names the key is read under; the key's own name wins when a file holds both. */
@@ -28,10 +31,20 @@ export interface TableSpec<T extends object> {
   readonly file: ConfigFileName;
   /** Comment heading above the table in a written file. */
   readonly title: string;
-  readonly schema: new () => T;
+  /** Every key has its own `--table.key` flag, as the node's command line has (`[rpc]`, `[json-rpc]`). */
+  readonly flagEveryKey?: boolean;
   readonly defaults: Readonly<T>;
   readonly keys: { readonly [K in keyof T & string]: KeySpec };
 }
 
-/** Types a table's spec (its keys are those of its value type). */
-export const table = <T extends object>(spec: TableSpec<T>): TableSpec<T> => spec;
+/** A table as validation takes it: its spec, and a class-validator class made of its keys' checks. */
+export interface CheckedTable<T extends object> extends TableSpec<T> {
+  readonly schema: new () => T;
+}
+
+/** Types a table's spec (its keys are those of its value type) and builds its validation class from the keys' checks. */
+export function table<T extends object>(spec: TableSpec<T>): CheckedTable<T> {
+  class Schema {}
+  for (const [key, keySpec] of Object.entries<KeySpec>(spec.keys)) keySpec.check(Schema.prototype, key);
+  return { ...spec, schema: Schema as new () => T };
+}

@@ -15,11 +15,34 @@ function expecting(message: Message, ...checks: ((options: ValidationOptions) =>
 
 const expected = (what: string): string => `expected ${what}`;
 
+/** An integer from `min` to 2^53−1, the largest a JavaScript number holds exactly. */
 export function IsIntAtLeast(min: number): PropertyDecorator {
   return expecting(
-    expected(`an integer >= ${min}`),
+    expected(`an integer from ${min} to ${Number.MAX_SAFE_INTEGER}`),
     (o) => IsInt(o),
     (o) => Min(min, o),
+    (o) => Max(Number.MAX_SAFE_INTEGER, o),
+  );
+}
+
+export function IsIntBetween(min: number, max: number): PropertyDecorator {
+  return expecting(
+    expected(`an integer from ${min} to ${max}`),
+    (o) => IsInt(o),
+    (o) => Min(min, o),
+    (o) => Max(max, o),
+  );
+}
+
+/** The largest value of a node's uint64 keys (gas-cap). */
+export const UINT64_MAX = 2n ** 64n - 1n;
+
+/** A node's uint64 (gas-cap): the loader reads values past 2^53−1 as 2^53−1, no practical difference for a cap. */
+export function IsUint64(): PropertyDecorator {
+  return expecting(
+    expected(`an integer from 0 to ${UINT64_MAX}`),
+    (o) => IsInt(o),
+    (o) => Min(0, o),
     (o) => Max(Number.MAX_SAFE_INTEGER, o),
   );
 }
@@ -109,6 +132,11 @@ export function IsListenAddressList(): PropertyDecorator {
         o,
       ),
   );
+}
+
+/** "" (no TLS) or the path of a `.pem` file, as Evmos checks its `[tls]` paths. */
+export function IsPemPath(): PropertyDecorator {
+  return IsMatching(/^(?:|.+\.pem)$/, '"" or the path of a .pem file');
 }
 
 /** An empty string (feature off) or a URL with one of the given schemes. */

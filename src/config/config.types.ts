@@ -27,6 +27,15 @@ export interface RpcConfig {
   max_request_batch_size: number;
   max_body_bytes: number;
   max_header_bytes: number;
+  /** PEM certificate of HTTPS and WSS, relative to `$HOME/config` (as CometBFT reads it); "" with the key = plain HTTP. */
+  tls_cert_file: string;
+  tls_key_file: string;
+}
+
+/** `[tls]` of app.toml (Evmos, cosmos/evm): HTTPS and WSS of the EVM JSON-RPC; paths relative to `$HOME/config`. */
+export interface TlsConfig {
+  'certificate-path': string;
+  'key-path': string;
 }
 
 /** `[instrumentation]` of config.toml. */
@@ -51,6 +60,8 @@ export interface JsonRpcConfig {
   api: string[];
   /** Also read from `rpc-gas-cap`. 0 = no cap. */
   'gas-cap': number;
+  /** false: node-held keys never sign or list over the RPC (Evmos's check). */
+  'allow-insecure-unlock': boolean;
   /** Milliseconds; 0 = none. */
   'evm-timeout': number;
   /** In ether; 0 = no cap. */
@@ -63,12 +74,17 @@ export interface JsonRpcConfig {
   'http-timeout': number;
   /** Milliseconds. */
   'http-idle-timeout': number;
+  /** Bytes of an HTTP request body (cosmos/evm). */
+  'http-body-limit': number;
   'allow-unprotected-txs': boolean;
   'max-open-connections': number;
   'batch-request-limit': number;
   'batch-response-max-size': number;
   'ws-origins': string[];
-  'enable-indexer': boolean;
+  /** Milliseconds an unpolled filter lives (cosmos/evm; Evmos: 5 minutes). */
+  'filter-timeout': number;
+  /** Milliseconds between two sweeps of expired filters (cosmos/evm). */
+  'filter-cleanup-interval': number;
   /** cosmos/evm's switch of the debug runtime methods (also on with `[rpc] unsafe`). */
   'enable-profiling': boolean;
   /** Bytes one profile file may take. */
@@ -80,6 +96,42 @@ export interface JsonRpcConfig {
 }
 
 export type BackendKind = 'embedded' | 'upstream';
+
+/** `[upstream]` of gateway.toml: how the pools treat their upstreams. Durations in milliseconds. */
+export interface UpstreamSettings {
+  health_check_interval: number;
+  /** An upstream further than this many blocks behind the pool's highest is down. */
+  max_height_lag: number;
+  /** Health checks in a row that must go unanswered before a healthy upstream is marked down. */
+  unhealthy_threshold: number;
+  request_timeout: number;
+  /** Extra attempts of an idempotent read after the first one fails. */
+  retries: number;
+  /** First backoff; doubles per retry, with jitter. */
+  retry_backoff: number;
+  /** Latency quantile (0..1) after which a hedged second attempt starts; 0 = no hedging. */
+  hedge_quantile: number;
+  hedge_min_delay: number;
+  hedge_max_delay: number;
+  /** Failures among the last `breaker_window` outcomes that open an upstream's breaker. */
+  breaker_failures: number;
+  breaker_window: number;
+  breaker_open_time: number;
+  /** Longest life of a latest-height answer (it also ends when a new block is seen); 0 = not cached. */
+  latest_ttl: number;
+  /** Blocks below the latest before an answer is cached as immutable (CometBFT: 0, instant finality). */
+  finality_depth: number;
+  /** eth_getLogs ranges longer than this many blocks are split into chunks spread over the EVM pool. */
+  logs_chunk_blocks: number;
+  /** Most calls sent to one upstream as one JSON-RPC batch; 1 = each call alone. */
+  batch_max_size: number;
+  /** How long a call waits for others to share its batch; 0 = those of the same event-loop turn only. */
+  batch_max_wait: number;
+  /** Most subscription sockets (CometBFT subscription clients) open to one node upstream. */
+  max_subscription_clients: number;
+  /** Most subscriptions on one of them: the upstream's own `[rpc] max_subscriptions_per_client`. */
+  max_subscriptions_per_client: number;
+}
 
 /** `gateway.toml`: what belongs to the gateway itself. */
 export interface GatewayOwnConfig {
@@ -232,5 +284,6 @@ export interface AppConfig {
   rpc: RpcConfig;
   instrumentation: InstrumentationConfig;
   jsonRpc: JsonRpcConfig;
+  tls: TlsConfig;
   gateway: GatewayOwnConfig;
 }

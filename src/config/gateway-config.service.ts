@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
-import type { AppConfig, GatewayOwnConfig, InstrumentationConfig, JsonRpcConfig, RpcConfig } from './config.types';
+import type { AppConfig, GatewayOwnConfig, InstrumentationConfig, JsonRpcConfig, RpcConfig, TlsConfig } from './config.types';
 
 /**
  * Typed access to the resolved configuration, for any provider of the app. The configuration does not
@@ -17,6 +17,8 @@ export class GatewayConfigService {
   readonly instrumentation: InstrumentationConfig;
   /** `[json-rpc]` of app.toml. */
   readonly jsonRpc: JsonRpcConfig;
+  /** `[tls]` of app.toml. */
+  readonly tls: TlsConfig;
   /** gateway.toml. */
   readonly gateway: GatewayOwnConfig;
 
@@ -25,11 +27,12 @@ export class GatewayConfigService {
     this.rpc = config.get('rpc', { infer: true });
     this.instrumentation = config.get('instrumentation', { infer: true });
     this.jsonRpc = config.get('jsonRpc', { infer: true });
+    this.tls = config.get('tls', { infer: true });
     this.gateway = config.get('gateway', { infer: true });
   }
 
   /** The whole resolved configuration. */
   get all(): AppConfig {
-    return { home: this.home, rpc: this.rpc, instrumentation: this.instrumentation, jsonRpc: this.jsonRpc, gateway: this.gateway };
+    return { home: this.home, rpc: this.rpc, instrumentation: this.instrumentation, jsonRpc: this.jsonRpc, tls: this.tls, gateway: this.gateway };
   }
 }

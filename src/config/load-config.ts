@@ -5,8 +5,10 @@ import { isTomlTable, readConfigFile } from './config-files';
 import { TABLE_NAMES, type TableName } from './config-tables';
 import type { ConfigFileName } from './config-table-spec';
 import { CONFIG_FILE_NAMES } from './config-template';
+import { checkFileKeys } from './file-keys';
+import { readTlsFiles } from './tls-files';
 import { parseRateRules } from './rate-rules';
-import { parseUpstreamConfig } from './upstream-config';
+import { parseUpstreamLists } from './upstream-config';
 import { resolveTable } from './validate-config';
 
 export interface LoadConfigOptions {
@@ -30,13 +32,28 @@ function pluginTables(gatewayToml: Record<string, unknown>): Record<string, Reco
   return Object.fromEntries(Object.entries(section).filter((entry): entry is [string, Record<string, unknown>] => isTomlTable(entry[1])));
 }
 
+export interface ResolvedConfig {
+  readonly config: AppConfig;
+  /** What start-up says about the node's files: unknown tables and keys, node keys not served. */
+  readonly warnings: readonly string[];
+  /** Where each set `<table>.<key>` came from (`config/app.toml`, `environment RPCGW_…`, `flag --…`); absent = its default. */
+  readonly origins: ReadonlyMap<string, string>;
+}
+
+/** The resolved configuration: see resolveConfig. */
+export function loadConfig(options: LoadConfigOptions): AppConfig {
+  return resolveConfig(options).config;
+}
+
 /**
  * Resolves the configuration: defaults < files < environment < flags. Each file is read once; missing
- * files are written with the defaults first. Throws ConfigError (one line) on a bad value.
+ * files are written with the defaults first. Throws ConfigError (one line) on a bad value or on an
+ * unknown table or key of gateway.toml.
  */
-export function loadConfig(options: LoadConfigOptions): AppConfig {
+export function resolveConfig(options: LoadConfigOptions): ResolvedConfig {
   const home = resolve(options.home);
   const documents = Object.fromEntries(CONFIG_FILE_NAMES.map((file) => [file, readConfigFile(home, file)])) as Record<ConfigFileName, Record<string, unknown>>;
+  const warnings = checkFileKeys(documents);
   const byTable = new Map<TableName, Map<string, Setting>>(TABLE_NAMES.map((name) => [name, new Map()]));
   const settings = [
     ...fileSettings(documents),
@@ -44,16 +61,18 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     ...flagSettings(options.flags ?? {}),
   ];
   for (const setting of settings) byTable.get(setting.table)?.set(setting.key, setting);
+  const origins = new Map(settings.map((s) => [`${s.table}.${s.key}`, s.origin]));
 
   let extraNamespaces: readonly string[] = [];
   const table = <N extends TableName>(name: N) => resolveTable(name, byTable.get(name) ?? new Map(), extraNamespaces);
   const plugins = { ...table('plugins'), tables: pluginTables(documents['gateway.toml']) };
   extraNamespaces = options.pluginNamespaces?.(plugins, home) ?? [];
-  return {
+  const config: AppConfig = {
     home,
     rpc: table('rpc'),
     instrumentation: table('instrumentation'),
     jsonRpc: table('json-rpc'),
+    tls: table('tls'),
     gateway: {
       backend: table('backend'),
       devnet: table('devnet'),
@@ -62,10 +81,14 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
       filters: table('filters'),
       plugins,
       log: table('log'),
-      upstream: parseUpstreamConfig(documents['gateway.toml']),
+      upstream: { settings: table('upstream'), ...parseUpstreamLists(documents['gateway.toml']) },
       access: { ...table('access'), rate: parseRateRules(documents['gateway.toml']) },
       limits: table('limits'),
       compression: table('compression'),
     },
   };
+  // Missing or mismatched certificate files stop start-up (and `config check`) here, in one line.
+  readTlsFiles(config, 'node');
+  readTlsFiles(config, 'evm');
+  return { config, warnings, origins };
 }

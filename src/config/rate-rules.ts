@@ -6,6 +6,7 @@ import { ConfigError } from './config-error';
 import { isTomlTable } from './config-files';
 import type { RateRule } from './config.types';
 import { parseDuration } from './duration';
+import { nearestName } from './nearest-name';
 
 const FILE = 'config/gateway.toml';
 const KEYS = ['name', 'methods', 'per', 'limit', 'window'];
@@ -32,7 +33,10 @@ export function readRule(entry: Record<string, unknown>, where: string, names: S
     throw new ConfigError(`${file}: ${where} ${key} = ${show(entry[key])}: expected ${expected}`);
   };
   const unknown = Object.keys(entry).find((key) => !KEYS.includes(key));
-  if (unknown !== undefined) fail(unknown, `one of the keys ${KEYS.join(', ')}`);
+  if (unknown !== undefined) {
+    const near = nearestName(unknown, KEYS);
+    fail(unknown, `one of the keys ${KEYS.join(', ')}${near === undefined ? '' : `; did you mean ${near}?`}`);
+  }
   const { name, methods, per = 'ip', limit, window } = entry;
   if (typeof name !== 'string' || !NAME.test(name)) fail('name', 'a name of letters, digits and _ . : -');
   if (names.has(name as string)) fail('name', 'a name no other rule has');

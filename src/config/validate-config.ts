@@ -2,7 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { ConfigError } from './config-error';
 import { fileLabel } from './config-files';
-import { EXTRA_NAMESPACES, JsonRpcConfigSchema } from './config.schema';
+import { EXTRA_NAMESPACES } from './config-choices';
 import type { Setting } from './config-sources';
 import { tableSpec, type TableName, type TableValue } from './config-tables';
 import { renderToml, renderValue } from './config-template';
@@ -25,7 +25,7 @@ export function resolveTable<N extends TableName>(
   }
 
   const instance = plainToInstance(spec.schema, values);
-  if (instance instanceof JsonRpcConfigSchema) instance[EXTRA_NAMESPACES] = extraNamespaces;
+  if (name === 'json-rpc') Object.assign(instance, { [EXTRA_NAMESPACES]: extraNamespaces });
   const errors = validateSync(instance, { stopAtFirstError: true, forbidUnknownValues: true });
   for (const [key, keySpec] of Object.entries(spec.keys)) {
     const error = errors.find((e) => e.property === key);

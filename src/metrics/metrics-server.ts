@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { GatewayConfigService } from '../config/gateway-config.service';
 import { limitConnections } from '../rpc/http/connection-limit';
+import { bindError } from '../rpc/http/listen';
 import { parseListenAddress } from '../rpc/http/listen-address';
 import { MetricsService } from './metrics.service';
 import { ReadinessService } from './readiness.service';
@@ -40,9 +41,10 @@ export class MetricsServer {
     server.keepAliveTimeout = 65_000;
     limitConnections([server], settings.max_open_connections);
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      const failed = (error: Error) => reject(bindError('config/config.toml: [instrumentation] prometheus_listen_addr', settings.prometheus_listen_addr, error));
+      server.once('error', failed);
       server.listen(address.port, address.host, () => {
-        server.off('error', reject);
+        server.off('error', failed);
         resolve();
       });
     });

@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ConfigError } from '../config/config-error';
 import type { GatewayOwnConfig } from '../config/config.types';
-import { EVM_NAMESPACES } from '../config/config.schema';
+import { EVM_NAMESPACES } from '../config/config-choices';
 import { NODE_CATEGORIES } from '../node-rpc/categories';
 import { RPC_NAMESPACE } from '../evm-rpc/core/rpc-modules';
 import { PLUGIN_API_VERSION, type PluginManifest } from './api';
-import { nearestName } from './nearest-name';
+import { nearestName } from '../config/nearest-name';
 
 /** The folder of the gateway's package (plugins/ and node_modules/ live there). */
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { Duplex } from 'node:stream';
+import type { TlsFiles } from '../config/tls-files';
 import { limitConnections } from './http/connection-limit';
-import { closeServer, listen } from './http/listen';
+import { bindError, closeServer, listen } from './http/listen';
 import { budgetPartialHeaders } from './http/partial-headers';
 import type { RpcInterface } from './registration';
 import { UnfinishedBytes } from './unfinished-bytes';
@@ -15,6 +17,10 @@ export interface Listener {
   readonly rpc: RpcInterface;
   /** `tcp://host:port`, `host:port` or `unix:///path`. */
   readonly address: string;
+  /** Where the address is set, for a bind error: `config/config.toml: [rpc] laddr`. */
+  readonly setting: string;
+  /** Certificate and key: HTTPS (and WSS) instead of HTTP on the same address. */
+  readonly tls?: TlsFiles;
   readonly scheme: 'http' | 'ws';
   readonly maxHeaderBytes?: number;
   /** Most simultaneous connections (HTTP and WebSocket); 0 = unlimited. */
@@ -67,7 +73,8 @@ export class Listeners {
   async start(): Promise<void> {
     await this.gateways.connect();
     for (const listener of this.listeners) {
-      const server = createServer(serverOptions(listener), (req, res) => listener.handle(req, res));
+      const handle = (req: IncomingMessage, res: ServerResponse) => listener.handle(req, res);
+      const server: Server = listener.tls ? createTlsServer({ ...serverOptions(listener), ...listener.tls }, handle) : createServer(serverOptions(listener), handle);
       if (listener.timeouts?.keepAlive !== undefined) server.keepAliveTimeout = listener.timeouts.keepAlive;
       if (listener.timeouts?.request !== undefined) server.requestTimeout = listener.timeouts.request;
       if (listener.timeouts?.headers !== undefined) server.headersTimeout = listener.timeouts.headers;
@@ -75,7 +82,11 @@ export class Listeners {
       if (upgrade) server.on('upgrade', upgrade);
       const sockets = limitConnections([server], listener.maxConnections, listener.onRefused);
       const stopBudget = budgetPartialHeaders(server, this.unfinished);
-      const url = await listen(server, listener.address, listener.scheme);
+      const scheme = listener.tls ? (`${listener.scheme}s` as const) : listener.scheme;
+      const url = await listen(server, listener.address, scheme).catch((error: unknown) => {
+        stopBudget();
+        throw bindError(listener.setting, listener.address, error);
+      });
       this.started.push({ listener, server, url, sockets, stopBudget });
     }
   }

@@ -9,7 +9,7 @@
  * provided (the metrics), watches both pools.
  */
 import { Inject, Injectable, Logger, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { reloadUpstreamConfig } from '../../config/upstream-config';
+import { reloadUpstreamLists } from '../../config/upstream-config';
 import { GatewayConfigService } from '../../config/gateway-config.service';
 import { EventBus } from '../../events';
 import { EventsModule } from '../../events/events.module';
@@ -95,7 +95,7 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
   /** Re-reads `[[upstream.node]]` and `[[upstream.evm]]`; a bad file is logged and the running lists kept. */
   async reload(): Promise<void> {
     try {
-      const upstream = reloadUpstreamConfig(this.config.home);
+      const upstream = reloadUpstreamLists(this.config.home);
       await Promise.all([this.pools.node.reload(upstream.nodes), this.pools.evm.reload(upstream.evm)]);
     } catch (err) {
       this.logger.error(`upstream reload failed, keeping the current list: ${(err as Error).message}`);

@@ -1,11 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Transaction } from 'ethers';
+import { GatewayConfigService } from '../../config/gateway-config.service';
 import { ApplicationError } from '../../rpc/errors';
 import type { JsonObject } from '../../rpc/json';
 import { defineMethod, optional, param, type AnyMethod } from '../../rpc/method';
 import type { Invoker } from '../../rpc/invoker';
 import { INVOKER, type MethodSource } from '../../rpc/registration';
 import { DevKeystore } from '../accounts/dev-keystore';
+import { requireInsecureUnlock } from '../accounts/insecure-unlock';
 import { signText, signTypedData } from '../accounts/signatures';
 import { TransactionDefaults } from '../accounts/transaction-defaults';
 import { TransactionSubmitter } from '../accounts/transaction-submitter';
@@ -24,13 +26,14 @@ export class EthAccountMethods implements MethodSource {
     private readonly keystore: DevKeystore,
     private readonly submitter: TransactionSubmitter,
     private readonly defaults: TransactionDefaults,
+    private readonly config: GatewayConfigService,
   ) {}
 
   methods(): AnyMethod[] {
     const keys = this.keystore;
     const group = 'eth';
     return [
-      defineMethod({ group, name: 'eth_accounts', params: [], idempotent: true, handler: () => keys.addresses() }),
+      defineMethod({ group, name: 'eth_accounts', params: [], idempotent: true, handler: () => this.unlocked(() => keys.addresses()) }),
       defineMethod({
         group,
         name: 'eth_sign',
@@ -50,7 +53,7 @@ export class EthAccountMethods implements MethodSource {
         group,
         name: 'eth_sendTransaction',
         params: [param('args', c.transactionArgs)],
-        handler: async (a) => this.submitter.signAndSubmit(a.args, await keys.unlockedWallet(a.args.from ?? ZERO_ADDRESS)),
+        handler: (a) => this.unlocked(async () => this.submitter.signAndSubmit(a.args, await keys.unlockedWallet(a.args.from ?? ZERO_ADDRESS))),
       }),
       defineMethod({
         group,
@@ -59,6 +62,12 @@ export class EthAccountMethods implements MethodSource {
         handler: (a) => this.resend(a.args, a.gasPrice, a.gasLimit),
       }),
     ];
+  }
+
+  /** Runs `use` of node-held keys when `allow-insecure-unlock` permits it, as Evmos's backend checks. */
+  private unlocked<T>(use: () => Promise<T>): Promise<T> {
+    requireInsecureUnlock(this.config.jsonRpc);
+    return use();
   }
 
   /**

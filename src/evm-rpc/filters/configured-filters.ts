@@ -6,7 +6,7 @@ import { GatewayConfigService } from '../../config/gateway-config.service';
 import { MetricsService } from '../../metrics/metrics.service';
 import type { Invoker } from '../../rpc/invoker';
 import { INVOKER } from '../../rpc/registration';
-import { FILTER_TIMEOUT_MS, type FilterStore } from './filter-kinds';
+import type { FilterStore } from './filter-kinds';
 import { PollingFilters } from './polling-filters';
 import { RedisFilterStore } from './redis-filter-store';
 import { SharedFilters } from './shared-filters';
@@ -43,7 +43,7 @@ export class ConfiguredFilters implements OnModuleInit, OnModuleDestroy {
       retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
     });
     this.redis.on('error', () => undefined);
-    const store = new RedisFilterStore(this.redis, settings.redis_key_prefix, { ttlMs: FILTER_TIMEOUT_MS, pendingMax: settings.pending_max });
+    const store = new RedisFilterStore(this.redis, settings.redis_key_prefix, { ttlMs: config.jsonRpc['filter-timeout'], pendingMax: settings.pending_max });
     this.shared = new SharedFilters(store, evm, { cap: () => config.jsonRpc['filter-cap'] }, metrics, access);
     this.store = this.shared;
   }

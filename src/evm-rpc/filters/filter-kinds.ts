@@ -5,9 +5,6 @@ import type { Json } from '../../rpc/json';
 
 export type FilterKind = 'logs' | 'blocks' | 'pendingTransactions';
 
-/** A filter lives 5 minutes after its creation or last poll (Evmos, go-ethereum). */
-export const FILTER_TIMEOUT_MS = 5 * 60_000;
-
 export const CAP_ERRORS: Record<FilterKind, string> = {
   logs: 'error creating filter: max limit reached',
   blocks: 'error creating block filter: max limit reached',

@@ -11,11 +11,10 @@ import type { BlockEvents } from './block-events';
 import { ChainFeed, type BlockListener } from './chain-feed';
 import { eth_getLogs } from './get-logs';
 import { checkLiveRange, matchesLog } from './log-match';
-import { CAP_ERRORS, takeFilterPlace, FILTER_TIMEOUT_MS, METRIC_KINDS, notFound, notLogs, type FilterKind, type FilterStore } from './filter-kinds';
+import { CAP_ERRORS, takeFilterPlace, METRIC_KINDS, notFound, notLogs, type FilterKind, type FilterStore } from './filter-kinds';
 import { newRpcId } from './rpc-id';
 
 export type { FilterKind } from './filter-kinds';
-export { FILTER_TIMEOUT_MS } from './filter-kinds';
 
 interface PollingFilter {
   readonly kind: FilterKind;
@@ -27,7 +26,6 @@ interface PollingFilter {
   readonly ended: () => void;
 }
 
-export const SWEEP_INTERVAL_MS = 30_000;
 const MAX_BACKLOG = 1_000;
 const NOT_COUNTED = (): void => undefined;
 
@@ -63,7 +61,7 @@ export class PollingFilters implements FilterStore, BlockListener, OnModuleDestr
       counted();
       place();
     };
-    this.filters.set(id, { kind, criteria, deadline: Date.now() + FILTER_TIMEOUT_MS, items: [], ended });
+    this.filters.set(id, { kind, criteria, deadline: Date.now() + this.config.jsonRpc['filter-timeout'], items: [], ended });
     this.follow();
     return id;
   }
@@ -71,7 +69,7 @@ export class PollingFilters implements FilterStore, BlockListener, OnModuleDestr
   /** What arrived since the last poll; polling keeps the filter alive. */
   changes(id: string): Json[] {
     const filter = this.get(id);
-    filter.deadline = Date.now() + FILTER_TIMEOUT_MS;
+    filter.deadline = Date.now() + this.config.jsonRpc['filter-timeout'];
     const items = filter.items;
     filter.items = [];
     return items;
@@ -127,7 +125,7 @@ export class PollingFilters implements FilterStore, BlockListener, OnModuleDestr
   private follow(): void {
     this.detach ??= this.feed.attach(this, MAX_BACKLOG);
     if (!this.sweeper) {
-      this.sweeper = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
+      this.sweeper = setInterval(() => this.sweep(), this.config.jsonRpc['filter-cleanup-interval']);
       this.sweeper.unref();
     }
   }

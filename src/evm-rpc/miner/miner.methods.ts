@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { GatewayConfigService } from '../../config/gateway-config.service';
 import { ApplicationError } from '../../rpc/errors';
 import { defineMethod, optional, param, type AnyMethod, type Params } from '../../rpc/method';
 import type { MethodSource } from '../../rpc/registration';
@@ -8,7 +9,10 @@ import { MinerSettings } from './miner-settings';
 /** miner, as Evmos serves it: a validator chain has no mining, but etherbase and gas price are settable. */
 @Injectable()
 export class MinerMethods implements MethodSource {
-  constructor(private readonly settings: MinerSettings) {}
+  constructor(
+    private readonly settings: MinerSettings,
+    private readonly config: GatewayConfigService,
+  ) {}
 
   methods(): AnyMethod[] {
     const group = 'miner';
@@ -26,7 +30,9 @@ export class MinerMethods implements MethodSource {
         group,
         name: 'miner_setEtherbase',
         params: [param('etherbase', c.address)],
+        // Evmos answers false, not an error, when allow-insecure-unlock is off.
         handler: (a) => {
+          if (!this.config.jsonRpc['allow-insecure-unlock']) return false;
           this.settings.etherbase = a.etherbase;
           return true;
         },

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { GatewayConfigService } from '../../config/gateway-config.service';
 import { ApplicationError } from '../../rpc/errors';
 import { defineMethod, optional, param, type AnyMethod, type Params } from '../../rpc/method';
 import type { MethodSource } from '../../rpc/registration';
 import { DevKeystore } from '../accounts/dev-keystore';
+import { requireInsecureUnlock } from '../accounts/insecure-unlock';
 import { recoverTextSigner, signText } from '../accounts/signatures';
 import { TransactionSubmitter } from '../accounts/transaction-submitter';
 import * as c from '../codec/codecs';
@@ -16,6 +18,7 @@ export class PersonalMethods implements MethodSource {
   constructor(
     private readonly keystore: DevKeystore,
     private readonly submitter: TransactionSubmitter,
+    private readonly config: GatewayConfigService,
   ) {}
 
   methods(): AnyMethod[] {
@@ -31,7 +34,15 @@ export class PersonalMethods implements MethodSource {
         },
       });
     return [
-      defineMethod({ group, name: 'personal_listAccounts', params: [], handler: () => keys.addresses() }),
+      defineMethod({
+        group,
+        name: 'personal_listAccounts',
+        params: [],
+        handler: () => {
+          requireInsecureUnlock(this.config.jsonRpc);
+          return keys.addresses();
+        },
+      }),
       defineMethod({ group, name: 'personal_listWallets', params: [], handler: () => this.wallets() }),
       defineMethod({ group, name: 'personal_newAccount', params: [param('password', c.string)], handler: (a) => keys.create(a.password) }),
       defineMethod({
@@ -51,7 +62,10 @@ export class PersonalMethods implements MethodSource {
         group,
         name: 'personal_sendTransaction',
         params: [param('args', c.transactionArgs), param('password', c.string)],
-        handler: async (a) => this.submitter.signAndSubmit(a.args, await keys.walletWithPassword(a.args.from ?? ZERO_ADDRESS, a.password)),
+        handler: async (a) => {
+          requireInsecureUnlock(this.config.jsonRpc);
+          return this.submitter.signAndSubmit(a.args, await keys.walletWithPassword(a.args.from ?? ZERO_ADDRESS, a.password));
+        },
       }),
       defineMethod({
         group,

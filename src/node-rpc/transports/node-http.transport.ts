@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessService } from '../../access/access.service';
 import { Door, retryAfterSeconds, type Pass } from '../../access/door';
 import { GatewayConfigService } from '../../config/gateway-config.service';
+import { readTlsFiles } from '../../config/tls-files';
 import { requestIdGenerator } from '../../logging/gateway-logger';
 import { MetricsService } from '../../metrics/metrics.service';
 import type { CallContext, Caller } from '../../rpc/call-context';
@@ -60,11 +61,14 @@ export class NodeHttpTransport implements OnModuleInit {
     const limits = this.config.gateway.limits;
     // Go's ReadHeaderTimeout cannot exceed its ReadTimeout: the whole request includes the headers.
     const headers = limits.rpc_read_timeout > 0 && limits.rpc_header_timeout > 0 ? Math.min(limits.rpc_header_timeout, limits.rpc_read_timeout) : limits.rpc_header_timeout || limits.rpc_read_timeout;
+    const tls = readTlsFiles(this.config.all, 'node');
     for (const address of rpc.laddr.split(',').map((s) => s.trim())) {
       this.listeners.add({
         rpc: 'node',
         address,
         scheme: 'http',
+        setting: 'config/config.toml: [rpc] laddr',
+        tls,
         maxHeaderBytes: rpc.max_header_bytes,
         maxConnections: rpc.max_open_connections,
         onRefused: () => this.refuse('max_open_connections'),

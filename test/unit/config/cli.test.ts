@@ -142,6 +142,7 @@ describe('--help', () => {
       'General',
       'Node RPC (CometBFT [rpc], config.toml)',
       'EVM JSON-RPC ([json-rpc], app.toml)',
+      'TLS of the EVM JSON-RPC ([tls], app.toml)',
       'Backend: the embedded devnet or upstream nodes ([backend], gateway.toml)',
       'Embedded devnet ([devnet], gateway.toml)',
       'Metrics and probes ([instrumentation], config.toml)',

@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CONFIG_TABLES, envName } from '../../../src/config/config-tables';
+import { CONFIG_TABLES, envName, flagPlaceholder, type TableName } from '../../../src/config/config-tables';
 import { CONFIG_FILE_NAMES, renderConfigFile, renderValue } from '../../../src/config/config-template';
 import { loadConfig } from '../../../src/config/load-config';
 import { tempHome } from './temp-home';
@@ -38,7 +38,7 @@ describe('docs/configuration.md', () => {
       const row = docs.split('\n').find((line) => line.startsWith(`| \`${key}\` |`) && line.includes(envName(table, key)));
       expect(row).toBeDefined();
       expect(row).toContain(`\`${renderValue(keySpec.kind, value)}\``);
-      if (keySpec.flag) expect(row).toContain(`\`--${table}.${key}\``);
+      if (flagPlaceholder(table as TableName, key)) expect(row).toContain(`\`--${table}.${key}\``);
     },
   );
 

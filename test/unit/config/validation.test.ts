@@ -1,23 +1,12 @@
-import { ConfigError } from '../../../src/config/config-error';
 import { loadConfig } from '../../../src/config/load-config';
+import { errorOf } from './error-of';
 import { tempHome } from './temp-home';
-
-function errorOf(load: () => unknown): ConfigError {
-  try {
-    load();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).not.toContain('\n');
-    return error as ConfigError;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('a bad value in a file', () => {
   it.each([
-    ['config.toml', '[rpc]\nmax_body_bytes = -5', 'config/config.toml: [rpc] max_body_bytes = -5: expected an integer >= 0'],
-    ['config.toml', '[rpc]\nmax_body_bytes = "big"', 'config/config.toml: [rpc] max_body_bytes = "big": expected an integer >= 0'],
-    ['config.toml', '[rpc]\nmax_body_bytes = 1.5', 'config/config.toml: [rpc] max_body_bytes = 1.5: expected an integer >= 0'],
+    ['config.toml', '[rpc]\nmax_body_bytes = -5', 'config/config.toml: [rpc] max_body_bytes = -5: expected an integer from 0 to 9007199254740991'],
+    ['config.toml', '[rpc]\nmax_body_bytes = "big"', 'config/config.toml: [rpc] max_body_bytes = "big": expected an integer from 0 to 9007199254740991'],
+    ['config.toml', '[rpc]\nmax_body_bytes = 1.5', 'config/config.toml: [rpc] max_body_bytes = 1.5: expected an integer from 0 to 9007199254740991'],
     [
       'config.toml',
       '[rpc]\nladdr = "http://127.0.0.1:26657"',
@@ -42,7 +31,7 @@ describe('a bad value in a file', () => {
     [
       'config.toml',
       '[rpc]\nexperimental_subscription_buffer_size = 99',
-      'config/config.toml: [rpc] experimental_subscription_buffer_size = 99: expected an integer >= 100',
+      'config/config.toml: [rpc] experimental_subscription_buffer_size = 99: expected an integer from 100 to 9007199254740991',
     ],
     [
       'config.toml',
@@ -94,7 +83,7 @@ describe('a bad value in a file', () => {
       '[json-rpc]\napi = ""',
       'config/app.toml: [json-rpc] api = "": expected at least one namespace while enable = true',
     ],
-    ['app.toml', '[json-rpc]\nfeehistory-cap = 0', 'config/app.toml: [json-rpc] feehistory-cap = 0: expected an integer >= 1'],
+    ['app.toml', '[json-rpc]\nfeehistory-cap = 0', 'config/app.toml: [json-rpc] feehistory-cap = 0: expected an integer from 1 to 9007199254740991'],
     ['app.toml', '[json-rpc]\ntxfee-cap = -0.5', 'config/app.toml: [json-rpc] txfee-cap = -0.5: expected a number >= 0'],
     [
       'app.toml',
@@ -117,7 +106,7 @@ describe('a bad value in a file', () => {
       '[devnet]\nfollow = "127.0.0.1:26657"',
       'config/gateway.toml: [devnet] follow = "127.0.0.1:26657": expected "" or a http:// or https:// URL',
     ],
-    ['gateway.toml', '[devnet]\nmempool_size = 0', 'config/gateway.toml: [devnet] mempool_size = 0: expected an integer >= 1'],
+    ['gateway.toml', '[devnet]\nmempool_size = 0', 'config/gateway.toml: [devnet] mempool_size = 0: expected an integer from 1 to 9007199254740991'],
     [
       'gateway.toml',
       '[queue]\nredis_url = "localhost:6379"',
@@ -179,7 +168,7 @@ describe('a bad value in the environment or a flag', () => {
   it.each([
     [
       { RPCGW_RPC_MAX_BODY_BYTES: '-5' },
-      'environment RPCGW_RPC_MAX_BODY_BYTES: [rpc] max_body_bytes = "-5": expected an integer >= 0',
+      'environment RPCGW_RPC_MAX_BODY_BYTES: [rpc] max_body_bytes = "-5": expected an integer from 0 to 9007199254740991',
     ],
     [{ RPCGW_RPC_UNSAFE: 'yes' }, 'environment RPCGW_RPC_UNSAFE: [rpc] unsafe = "yes": expected true or false'],
     [
@@ -209,11 +198,11 @@ describe('a bad value in the environment or a flag', () => {
     [{ 'log.level': 'loud' }, 'flag --log.level: [log] level = "loud": expected one of fatal, error, warn, info, debug, trace, silent'],
     [
       { 'rpc.max_body_bytes': '1e6' },
-      'flag --set rpc.max_body_bytes: [rpc] max_body_bytes = "1e6": expected an integer >= 0',
+      'flag --rpc.max_body_bytes: [rpc] max_body_bytes = "1e6": expected an integer from 0 to 9007199254740991',
     ],
     [
       { 'rpc.max-body-bytes': 'x' },
-      'flag --set rpc.max-body-bytes: [rpc] max_body_bytes = "x": expected an integer >= 0',
+      'flag --rpc.max_body_bytes: [rpc] max_body_bytes = "x": expected an integer from 0 to 9007199254740991',
     ],
     [
       { 'plugins.paths': '[1, 2]' },
@@ -236,7 +225,7 @@ describe('a bad value in the environment or a flag', () => {
     const error = errorOf(() =>
       loadConfig({ home, env: { RPCGW_RPC_MAX_BODY_BYTES: '-2' }, flags: { 'rpc.max_body_bytes': '-3' } }),
     );
-    expect(error.message).toBe('flag --set rpc.max_body_bytes: [rpc] max_body_bytes = "-3": expected an integer >= 0');
+    expect(error.message).toBe('flag --rpc.max_body_bytes: [rpc] max_body_bytes = "-3": expected an integer from 0 to 9007199254740991');
   });
 
   it('names a namespace registered by a plugin among those expected', () => {
@@ -262,5 +251,48 @@ describe('addresses', () => {
 
   it.each(['127.0.0.1:8545', ':8545', '[::1]:8545', 'node.internal:8545', '0.0.0.0:0'])('address %j is accepted', (address) => {
     expect(loadConfig({ home: tempHome(), flags: { 'json-rpc.address': address } }).jsonRpc.address).toBe(address);
+  });
+});
+
+describe('gas-cap takes what the node takes (a uint64)', () => {
+  it.each([
+    ['9223372036854775807', Number.MAX_SAFE_INTEGER],
+    ['18446744073709551615', Number.MAX_SAFE_INTEGER],
+    ['9007199254740991', Number.MAX_SAFE_INTEGER],
+    ['30000000', 30_000_000],
+  ])('gas-cap = %s in app.toml', (value, read) => {
+    expect(loadConfig({ home: tempHome({ 'app.toml': `[json-rpc]\ngas-cap = ${value}\n` }) }).jsonRpc['gas-cap']).toBe(read);
+  });
+
+  it('and from a flag', () => {
+    expect(loadConfig({ home: tempHome(), flags: { 'json-rpc.gas-cap': '9223372036854775807' } }).jsonRpc['gas-cap']).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('states the real range past it', () => {
+    expect(errorOf(() => loadConfig({ home: tempHome({ 'app.toml': '[json-rpc]\ngas-cap = 18446744073709551616\n' }) })).message).toBe(
+      'config/app.toml: [json-rpc] gas-cap = 18446744073709551616: expected an integer from 0 to 18446744073709551615',
+    );
+  });
+
+  it('an integer key past 2^53-1 states its range', () => {
+    expect(errorOf(() => loadConfig({ home: tempHome({ 'config.toml': '[rpc]\nmax_body_bytes = 9223372036854775807\n' }) })).message).toBe(
+      'config/config.toml: [rpc] max_body_bytes = 9223372036854775807: expected an integer from 0 to 9007199254740991',
+    );
+  });
+});
+
+describe('[upstream] settings: a table like the others, with environment and flag forms', () => {
+  it('reads the file, the environment and --set', () => {
+    const home = tempHome({ 'gateway.toml': '[upstream]\nmax_height_lag = 3\nrequest_timeout = "2s"\nbatch_max_wait = 0\n' });
+    const config = loadConfig({ home, env: { RPCGW_UPSTREAM_RETRIES: '4' }, flags: { 'upstream.hedge_quantile': '0.5' } });
+    expect(config.gateway.upstream.settings).toMatchObject({ max_height_lag: 3, request_timeout: 2_000, batch_max_wait: 0, retries: 4, hedge_quantile: 0.5 });
+  });
+
+  it.each([
+    ['[upstream]\nrequest_timeout = "soon"\n', 'config/gateway.toml: [upstream] request_timeout = "soon": expected a duration > 0, such as "10s", "500ms" or "1m30s"'],
+    ['[upstream]\nretries = -1\n', 'config/gateway.toml: [upstream] retries = -1: expected an integer from 0 to 10'],
+    ['[upstream]\nhedge_quantile = 2\n', 'config/gateway.toml: [upstream] hedge_quantile = 2: expected a number from 0 to 1'],
+  ])('%j: %s', (text, message) => {
+    expect(errorOf(() => loadConfig({ home: tempHome({ 'gateway.toml': text }) })).message).toBe(message);
   });
 });

@@ -7,7 +7,7 @@ import { EventBus } from '../../../src/events';
 import { EvmDialect } from '../../../src/evm-rpc/evm-dialect';
 import { NotificationsNotSupportedError } from '../../../src/evm-rpc/evm-errors';
 import { ChainFeed } from '../../../src/evm-rpc/filters/chain-feed';
-import { FILTER_TIMEOUT_MS, PollingFilters, SWEEP_INTERVAL_MS } from '../../../src/evm-rpc/filters/polling-filters';
+import { PollingFilters } from '../../../src/evm-rpc/filters/polling-filters';
 import { SubscriptionMethods } from '../../../src/evm-rpc/subscriptions/subscription.methods';
 import type { RpcConnection } from '../../../src/rpc/call-context';
 import { RpcEngine } from '../../../src/rpc/engine';
@@ -29,7 +29,9 @@ const settle = async () => {
   for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
 };
 
-const config = { jsonRpc: { 'filter-cap': 3, 'block-range-cap': 100, 'logs-cap': 100 } } as GatewayConfigService;
+const FILTER_TIMEOUT_MS = 300_000;
+const SWEEP_INTERVAL_MS = 30_000;
+const config = { jsonRpc: { 'filter-cap': 3, 'block-range-cap': 100, 'logs-cap': 100, 'filter-timeout': FILTER_TIMEOUT_MS, 'filter-cleanup-interval': SWEEP_INTERVAL_MS } } as GatewayConfigService;
 let bus: EventBus;
 let chain: FakeEvmChain;
 let evm: Invoker;

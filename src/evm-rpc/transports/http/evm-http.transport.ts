@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessService } from '../../../access/access.service';
 import { Door, retryAfterSeconds, type Pass } from '../../../access/door';
 import { GatewayConfigService } from '../../../config/gateway-config.service';
+import { readTlsFiles } from '../../../config/tls-files';
 import type { Caller } from '../../../rpc/call-context';
 import type { RpcEngine } from '../../../rpc/engine';
 import { errorAnswer } from '../../../rpc/envelope';
@@ -13,7 +14,7 @@ import { corsOf, RS_CORS_DEFAULT, type HeaderList } from '../../../rpc/http/cors
 import { emptyReply, httpError } from '../../../rpc/http/plain-replies';
 import { Listeners } from '../../../rpc/listeners';
 import { RPC_ENGINE } from '../../../rpc/registration';
-import { MAX_BODY_BYTES, refuseRequest } from './request-checks';
+import { refuseRequest } from './request-checks';
 
 /**
  * The EVM RPC over HTTP on `[json-rpc] address`: `POST /` is JSON-RPC; any other method on `/` is
@@ -24,6 +25,7 @@ export class EvmHttpTransport implements OnModuleInit {
   private readonly cors = corsOf(RS_CORS_DEFAULT);
   private readonly door: Door<404 | 405>;
   private readonly compressor: AnswerCompressor;
+  private readonly maxBody: number;
 
   constructor(
     @Inject(RPC_ENGINE.evm) private readonly engine: RpcEngine,
@@ -34,15 +36,19 @@ export class EvmHttpTransport implements OnModuleInit {
     // Evmos' router answers a path or a method it does not serve before any key is looked at.
     this.door = new Door(access, 'evm', engine.dialect, { route: (url, req) => routeOf(url, req.method) });
     this.compressor = new AnswerCompressor(config.gateway.compression);
+    this.maxBody = config.jsonRpc['http-body-limit'];
   }
 
   onModuleInit(): void {
     const rpc = this.config.jsonRpc;
     if (!rpc.enable) return;
+    const tls = readTlsFiles(this.config.all, 'evm');
     this.listeners.add({
       rpc: 'evm',
       address: rpc.address,
       scheme: 'http',
+      setting: 'config/app.toml: [json-rpc] address',
+      tls,
       maxConnections: rpc['max-open-connections'],
       // Go's ReadTimeout covers the whole request, headers included.
       timeouts: { keepAlive: rpc['http-idle-timeout'], request: rpc['http-timeout'], headers: rpc['http-timeout'] },
@@ -70,7 +76,7 @@ export class EvmHttpTransport implements OnModuleInit {
       res.end(body);
       return;
     }
-    const refusal = refuseRequest(req.headers);
+    const refusal = refuseRequest(req.headers, this.maxBody);
     if (refusal) return httpError(res, refusal.status, refusal.text, cors);
     const caller = entry.caller;
     // A caller over a rule on every method is refused before its body is read (it is discarded) or parsed.
@@ -79,11 +85,11 @@ export class EvmHttpTransport implements OnModuleInit {
     const body = (text: string | undefined): void => {
       if (text === undefined) {
         res.shouldKeepAlive = false;
-        return httpError(res, 413, `content length too large (>${MAX_BODY_BYTES})`, cors);
+        return httpError(res, 413, `content length too large (>${this.maxBody})`, cors);
       }
       this.serve(req, res, caller, text, cors);
     };
-    readDecodedBody(req, MAX_BODY_BYTES, body, (why) => {
+    readDecodedBody(req, this.maxBody, body, (why) => {
       res.shouldKeepAlive = false;
       httpError(res, why.status, why.reason, cors);
     });

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessService } from '../../../access/access.service';
 import { Door } from '../../../access/door';
 import { GatewayConfigService } from '../../../config/gateway-config.service';
+import { readTlsFiles } from '../../../config/tls-files';
 import type { RpcEngine } from '../../../rpc/engine';
 import { LimitError } from '../../../rpc/errors';
 import { Listeners } from '../../../rpc/listeners';
@@ -55,10 +56,13 @@ export class EvmWsGateway extends JsonRpcWsGateway implements OnModuleInit {
   onModuleInit(): void {
     const rpc = this.config.jsonRpc;
     if (!rpc.enable) return;
+    const tls = readTlsFiles(this.config.all, 'evm');
     this.listeners.add({
       rpc: 'evm',
       address: rpc['ws-address'],
       scheme: 'ws',
+      setting: 'config/app.toml: [json-rpc] ws-address',
+      tls,
       maxConnections: rpc['max-open-connections'],
       handle: (req, res) => this.onPlainRequest(req, res),
       upgrade: (req, socket, head) => this.upgrade(req, socket, head),
