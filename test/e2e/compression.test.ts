@@ -2,11 +2,12 @@
  * Compression over real sockets, on both interfaces: gzip answers decode to exactly the bytes sent to a
  * client that does not accept gzip; small answers are never compressed; gzip request bodies are read
  * within the body limit measured after inflation (a gzip bomb gets the size error); WebSocket
- * permessage-deflate only where it is turned on. Real clients (ethers, CosmJS, cast) read compressed
+ * permessage-deflate only where it is turned on. Real clients (ethers, viem, CosmJS, cast) read compressed
  * answers as they read plain ones, over the embedded devnet and in upstream mode.
  */
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { JsonRpcProvider } from 'ethers';
+import { createPublicClient, http } from 'viem';
 import { execFile } from 'node:child_process';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
@@ -192,6 +193,12 @@ describe('compression', () => {
       } finally {
         provider.destroy();
       }
+    });
+
+    it('viem reads compressed answers (a batch of full blocks)', async () => {
+      const client = createPublicClient({ transport: http(gw().evmHttpUrl, { batch: true }) });
+      const blocks = await Promise.all([1n, 2n, 3n, 4n].map((blockNumber) => client.getBlock({ blockNumber, includeTransactions: true })));
+      expect(blocks.map((b) => b.number)).toEqual([1n, 2n, 3n, 4n]);
     });
 
     it('CosmJS reads compressed answers', async () => {
