@@ -109,11 +109,16 @@ export class DevnetEvm {
     return word(bytesToBigInt(value));
   }
 
-  /** `pending` counts the sender's txs waiting in the mempool. */
+  /**
+   * `pending` counts the sender's txs waiting in the mempool. What the mempool admitted is read before
+   * the state: a block committed while the state is read empties the mempool, and the state read may
+   * still be the one before that block; the larger of the two is the next nonce either way.
+   */
   async getTransactionCount(address: string, block: BlockRef): Promise<bigint> {
+    const admitted = block.kind === 'tag' && block.tag === 'pending' ? this.evm.pendingNonce(address.toLowerCase(), 0n) : 0n;
     const state = await this.chain.stateAt(block);
     const nonce = (await state.getAccount(createAddressFromString(address)))?.nonce ?? 0n;
-    return block.kind === 'tag' && block.tag === 'pending' ? this.evm.pendingNonce(address.toLowerCase(), nonce) : nonce;
+    return admitted > nonce ? admitted : nonce;
   }
 
   async getCode(address: string, block: BlockRef): Promise<string> {
