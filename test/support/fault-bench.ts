@@ -198,16 +198,14 @@ async function expectRoutedAround(bench: FaultBench, reads: FreshReads, c: HttpF
 
 /**
  * A slow upstream (each answer 300 ms late, within every timeout): every read through `pair` is answered
- * as the clean upstream answers it, hedged to the clean one meanwhile (rpcgw_upstream_hedges_total);
+ * as the clean upstream answers it (hedged to it, or routed to it first once the slow one is measured:
+ * which of the two depends on the machine's pace; test/e2e/upstream-hedging.test.ts counts hedges);
  * slow is not down, and alone it still answers, late.
  */
 async function expectSlowServed(bench: FaultBench, reads: FreshReads): Promise<void> {
-  const hedges = () => upstreamMetric(bench, bench.pair, 'upstream_hedges_total', CLEAN);
-  const before = (await hedges()) ?? 0;
   bench.proxy.set({ kind: 'slow', delayMs: 300 });
   try {
     await expectCorrectReads(bench, bench.pair, reads, 10);
-    expect(await hedges()).toBeGreaterThan(before);
     await expectCorrectReads(bench, bench.solo, reads, 1);
     expect(await upstreamMetric(bench, bench.pair, 'upstream_up', FAULTY)).toBe(1);
   } finally {
