@@ -5,8 +5,7 @@
  * upstream mode is forwarded and cached by its own rules; a plugin's failure answers only its caller; each bad plugin stops start-up with one
  * line; gating follows `[json-rpc] api`, `[plugins] node_api` and `[rpc] unsafe`.
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
@@ -16,6 +15,7 @@ import { loadConfig } from '../../src/config/load-config';
 import { loadPlugins, pluginNamespaces } from '../../src/plugins/loader';
 import { formatPluginListing, listPlugins } from '../../src/plugins/plugin-listing';
 import { call, post, startTestGateway, type TestGateway } from '../support/gateway';
+import { compileTemplate } from '../support/plugin-template';
 import { Exposition } from '../unit/metrics/exposition';
 
 const ROOT = resolve(__dirname, '../..');
@@ -23,24 +23,6 @@ const FIXTURES = join(ROOT, 'test/fixtures/plugins');
 const work = mkdtempSync(join(tmpdir(), 'rpcgw-plugin-'));
 /** The template, compiled where a plugin author would have it (its own folder and node_modules). */
 const hello = join(work, 'hello');
-
-/**
- * The template installed and built with the guide's steps (docs/plugins.md): next to it, the gateway as
- * its `file:../rpc-gateway` dev dependency finds it once built (its package.json's name, version and
- * exports, and the API's declarations); `npm install` in the copy (TypeScript and the linked gateway),
- * then `npx tsc -p tsconfig.json`.
- */
-function compileTemplate(): void {
-  const pkg = join(work, 'rpc-gateway');
-  mkdirSync(pkg, { recursive: true });
-  const gateway = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; exports: object };
-  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: gateway.name, version: gateway.version, exports: gateway.exports }));
-  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--emitDeclarationOnly', '--sourceMap', 'false', '--outDir', join(pkg, 'dist')]);
-  cpSync(join(ROOT, 'docs/plugin-template'), hello, { recursive: true });
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: hello, stdio: 'ignore' });
-  execFileSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: hello });
-}
 
 const EVM = { 'json-rpc.enable': 'true', 'json-rpc.address': '127.0.0.1:0', 'json-rpc.ws-address': '127.0.0.1:0' };
 
@@ -60,7 +42,7 @@ function wsCall(url: string, message: object): Promise<any> {
   });
 }
 
-beforeAll(() => compileTemplate(), 120_000);
+beforeAll(() => void compileTemplate(work), 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('a plugin compiled on its own, loaded by path', () => {
@@ -146,22 +128,22 @@ describe('in upstream mode', () => {
   });
 
   it('forwards a plugin method as the client sent it and keeps its immutable answer', async () => {
-    const before = (await rpc(upstream.evmHttpUrl!, 'hello_greeted')).result as number;
+    const before = (await rpc(upstream.evmHttpUrl!, 'hello_counts')).result.greeted as number;
     for (let i = 0; i < 3; i++) expect((await rpc(gw.evmHttpUrl!, 'hello_greet', ['cached'])).result).toBe('hello, cached');
-    expect((await rpc(upstream.evmHttpUrl!, 'hello_greeted')).result).toBe(before + 1);
+    expect((await rpc(upstream.evmHttpUrl!, 'hello_counts')).result.greeted).toBe(before + 1);
   });
 
   it("runs a method that is not forwarded on this gateway's own handler", async () => {
-    expect((await rpc(gw.evmHttpUrl!, 'hello_greeted')).result).toBe(0);
+    expect((await rpc(gw.evmHttpUrl!, 'hello_counts')).result.greeted).toBe(0);
   });
 
   it('caches a computed method by its rule: three identical calls run its handler once', async () => {
     const block = (await rpc(upstream.evmHttpUrl!, 'eth_getBlockByNumber', ['0x1', false])).result;
     const expected = { number: '0x1', hash: block.hash, transactions: block.transactions.length };
     for (let i = 0; i < 3; i++) expect((await rpc(gw.evmHttpUrl!, 'hello_blockSummary', ['0x1'])).result).toEqual(expected);
-    expect((await rpc(gw.evmHttpUrl!, 'hello_summarized')).result).toBe(1);
+    expect((await rpc(gw.evmHttpUrl!, 'hello_counts')).result.summarized).toBe(1);
     // Not forwarded: the upstream's own handler never ran.
-    expect((await rpc(upstream.evmHttpUrl!, 'hello_summarized')).result).toBe(0);
+    expect((await rpc(upstream.evmHttpUrl!, 'hello_counts')).result.summarized).toBe(0);
     // `latest` lives for a block at most: each new block is summarized afresh.
     expect((await rpc(gw.evmHttpUrl!, 'hello_blockSummary', ['latest'])).result).toMatchObject({ hash: expect.any(String) });
   });
@@ -248,7 +230,8 @@ describe('rpc-gateway plugins', () => {
       const config = loadConfig({ home, flags, pluginNamespaces });
       expect(formatPluginListing(listPlugins(loadPlugins(config.gateway.plugins, config.home), config))).toBe(
         `hello 0.1.0 (evm; hello) from ${hello}\n` +
-          '  served      hello_greet\n  served      hello_head\n  served      hello_blockSummary\n  served      hello_greeted\n  served      hello_summarized\n' +
+          '  served      hello_greet\n  served      hello_head\n  served      hello_blockSummary\n  served      hello_subscribe  (WebSocket only)\n  served      hello_counts\n' +
+          `hello-node 0.1.0 (node; hello) from ${hello}\n  not served  hello_status\n` +
           `faulty 1.0.0 (node; faulty) from ${join(FIXTURES, 'faulty.ts')}\n` +
           '  served      faulty_bug\n  served      faulty_refuse\n  served      faulty_echo\n  not served  faulty_secret  (unsafe)\n',
       );
@@ -286,7 +269,7 @@ describe('a bad plugin stops start-up with one line', () => {
     [[fixture('route-clash.js')], '', /^plugin routes: method status is already registered by info$/],
     [['HELLO'], '[plugins.hello]\ngreeting = ""\n', /^config\/gateway\.toml: \[plugins\.hello\] greeting = "": expected a non-empty string$/],
     [['HELLO'], '[plugins.hello]\ngreting = "x"\n', /^config\/gateway\.toml: \[plugins\.hello\] greting: unknown key of plugin hello \(expected greeting\?\)$/],
-    [['HELLO'], '[plugins.nobody]\nx = 1\n', /^config\/gateway\.toml: \[plugins\.nobody\]: expected the table of a loaded plugin \(loaded: hello\)$/],
+    [['HELLO'], '[plugins.nobody]\nx = 1\n', /^config\/gateway\.toml: \[plugins\.nobody\]: expected the table of a loaded plugin \(loaded: hello, hello-node\)$/],
     [['no-such-plugin-package'], '', /: expected an installed npm package \(npm install no-such-plugin-package\)$/],
   ])('%j %j', async (load, tables, message) => {
     const err = await start(
