@@ -19,7 +19,4 @@ module.exports = {
     }],
   },
   testTimeout: 30000,
-  // A full run still leaves a handle open after its last suite (individual suites exit by themselves;
-  // the one left is not found yet): end the run once every suite has finished.
-  forceExit: true,
 };
