@@ -102,6 +102,6 @@ describe('MetricsServer', () => {
     const port = new URL(url).port;
     const config = configOf({ prometheus_listen_addr: `127.0.0.1:${port}` });
     const second = new MetricsServer(config, new MetricsService(config), new ReadinessService());
-    await expect(second.listen()).rejects.toThrow(/EADDRINUSE/);
+    await expect(second.listen()).rejects.toThrow(`prometheus_listen_addr = "127.0.0.1:${port}": cannot listen: the address is already in use`);
   });
 });
