@@ -1,26 +1,56 @@
 'use strict';
 /**
- * The floor of any Node.js gateway: node:http in, undici's Pool out (as the gateway's upstream client),
- * the POST body and the answer copied through as bytes, nothing parsed. Usage: node bench/bare-proxy.js
- * <port> <upstream origin>; listens on 127.0.0.1. Started by bench/upstream-proxy.js.
+ * The floors of any Node.js gateway: node:http in, undici's Pool out (as the gateway's upstream client).
+ *
+ *   bytes   (default) the POST body and the answer copied through as bytes, nothing parsed
+ *   parse   the least a JSON-RPC proxy does: the request parsed and sent under an id of the proxy's own,
+ *           the answer parsed and written again under the client's id (no validation, no routing, no
+ *           cache, no limits)
+ *
+ * Usage: node bench/bare-proxy.js <port> <upstream origin> [bytes|parse]; listens on 127.0.0.1.
+ * Started by the benchmarks through bench/lib.js startBareProxy.
  */
 const http = require('node:http');
 const { Pool } = require('undici');
 
-const [port, upstream] = process.argv.slice(2);
+const [port, upstream, mode = 'bytes'] = process.argv.slice(2);
 const pool = new Pool(upstream, { connections: 128 });
 const headers = { 'content-type': 'application/json' };
+let nextId = 1;
+
+/** The upstream request for a client's body, and the client's answer for the upstream's. */
+const FORMS = {
+  bytes: (body) => ({ out: body, back: (answer) => answer }),
+  parse(body) {
+    const call = JSON.parse(body.toString('utf8'));
+    const out = `{"jsonrpc":"2.0","id":${nextId++},"method":${JSON.stringify(call.method)},"params":${JSON.stringify(call.params)}}`;
+    const back = (answer) => {
+      const { result, error } = JSON.parse(answer.toString('utf8'));
+      const member = error === undefined ? `"result":${JSON.stringify(result)}` : `"error":${JSON.stringify(error)}`;
+      return Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(call.id)},${member}}\n`);
+    };
+    return { out, back };
+  },
+};
+const form = FORMS[mode];
+if (form === undefined) throw new Error(`mode ${mode}: expected bytes or parse`);
 
 http
   .createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      let exchange;
+      try {
+        exchange = form(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+      } catch {
+        return res.writeHead(400).end();
+      }
+      const { out, back } = exchange;
       const answer = [];
       let status = 502;
       pool.dispatch(
-        { path: req.url, method: req.method, headers, body },
+        { path: req.url, method: req.method, headers, body: out },
         {
           onRequestStart() {},
           onResponseStart(_controller, statusCode) {
@@ -30,9 +60,14 @@ http
             answer.push(chunk);
           },
           onResponseEnd() {
-            const out = answer.length === 1 ? answer[0] : Buffer.concat(answer);
-            res.writeHead(status, { 'content-type': 'application/json', 'content-length': out.length });
-            res.end(out);
+            let body;
+            try {
+              body = back(answer.length === 1 ? answer[0] : Buffer.concat(answer));
+            } catch {
+              return res.writeHead(502).end();
+            }
+            res.writeHead(status, { 'content-type': 'application/json', 'content-length': body.length });
+            res.end(body);
           },
           onResponseError() {
             res.writeHead(502).end();

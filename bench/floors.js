@@ -6,7 +6,8 @@
  *   pass-through   eth_getBalance of a fresh address over anvil, node abci_query of a fresh key over an
  *                  embedded-devnet gateway: the gateway (upstream mode, defaults: batching off) against
  *                  the bare Node.js proxy (bench/bare-proxy.js: node:http in, undici out, bytes copied
- *                  through); target ≥ 0.95× its throughput
+ *                  through); target ≥ 0.95× its throughput. Beside them the same proxy parsing the request
+ *                  and the answer (bench/bare-proxy.js parse): the floor of a proxy that reads JSON-RPC
  *   cache hit      eth_getBlockByNumber("0x0", true) over anvil, answered from the gateway's cache,
  *                  against a node:http server answering the same bytes as a constant (the constant-server
  *                  floor); target ≥ 0.75× its throughput
@@ -21,12 +22,14 @@ const { measure, medianRun, loadAverage, rpcBody, runBenchmark, printResults, st
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const VIA = { bare: 'bare Node.js proxy', constant: 'node:http constant', gateway: 'gateway (defaults)' };
+const VIA = { bare: 'bare Node.js proxy', parse: 'parsing Node.js proxy', constant: 'node:http constant', gateway: 'gateway (defaults)' };
 
 runBenchmark(async (started) => {
   const { anvil, devnet } = await startUpstreams(started);
   const bareEvm = started(await startBareProxy(anvil.url));
   const bareNode = started(await startBareProxy(devnet.url));
+  const parseEvm = started(await startBareProxy(anvil.url, 'parse'));
+  const parseNode = started(await startBareProxy(devnet.url, 'parse'));
   const gw = started(await startUpstreamGateway(devnet.url, anvil.url));
   // The floor answers what the gateway answers, byte for byte (under the id of this first call).
   const genesis = rpcBody('eth_getBlockByNumber', ['0x0', true], 1);
@@ -36,8 +39,8 @@ runBenchmark(async (started) => {
   const freshAddress = (n) => `0xd0${n.toString(16).padStart(38, '0')}`;
   const freshKey = (n) => Buffer.from(`floor-key-${n}`).toString('hex');
   const cases = [
-    { name: 'eth_getBalance, fresh address', floor: 'bare', target: 0.95, routes: { bare: bareEvm, gateway: { url: gw.evmUrl, pid: gw.pid } }, bodyAt: (n) => rpcBody('eth_getBalance', [freshAddress(n), 'latest']) },
-    { name: 'node abci_query, fresh key', floor: 'bare', target: 0.95, routes: { bare: bareNode, gateway: gw }, bodyAt: (n) => rpcBody('abci_query', { path: '/key', data: freshKey(n), prove: false }) },
+    { name: 'eth_getBalance, fresh address', floor: 'bare', target: 0.95, routes: { bare: bareEvm, parse: parseEvm, gateway: { url: gw.evmUrl, pid: gw.pid } }, bodyAt: (n) => rpcBody('eth_getBalance', [freshAddress(n), 'latest']) },
+    { name: 'node abci_query, fresh key', floor: 'bare', target: 0.95, routes: { bare: bareNode, parse: parseNode, gateway: gw }, bodyAt: (n) => rpcBody('abci_query', { path: '/key', data: freshKey(n), prove: false }) },
     { name: `eth_getBlockByNumber("0x0", true), cached (${Buffer.byteLength(answer)} B)`, floor: 'constant', target: 0.75, routes: { constant, gateway: { url: gw.evmUrl, pid: gw.pid } }, bodyAt: () => rpcBody('eth_getBlockByNumber', ['0x0', true]) },
   ];
   console.log(`${CONNECTIONS} connections, ${ROUNDS} × ${DURATION} s per route and case (each after 1 s of warm-up), medians; load generator on the same machine; load average ${loadAverage()}\n`);
@@ -61,6 +64,7 @@ runBenchmark(async (started) => {
       case: c.name,
       'gateway / floor': ratio.toFixed(2),
       'gateway CPU / floor CPU': (got.gateway.cpu / got[c.floor].cpu).toFixed(2),
+      'parsing proxy / floor': got.parse === undefined ? '' : (got.parse.rps / got[c.floor].rps).toFixed(2),
       target: `≥ ${c.target}× ${VIA[c.floor]}`,
       met: ratio >= c.target ? 'yes' : 'NO',
     });

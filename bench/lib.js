@@ -284,11 +284,11 @@ async function startUpstreamGateway(devnetUrl, anvilUrl, batchMaxSize, nodeArgs 
 /** Resolves once `url` answers a POST at all (any status). */
 const answersPost = (url) => async () => (await fetch(`${url}/`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status > 0;
 
-/** bench/bare-proxy.js in front of `target` (http://host:port). */
-async function startBareProxy(target) {
+/** bench/bare-proxy.js in front of `target` (http://host:port); `mode`: bytes (copied through) or parse. */
+async function startBareProxy(target, mode = 'bytes') {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = await spawnReady(process.execPath, [join(__dirname, 'bare-proxy.js'), String(port), target], answersPost(url), { timeoutMs: 10_000 });
+  const child = await spawnReady(process.execPath, [join(__dirname, 'bare-proxy.js'), String(port), target, mode], answersPost(url), { timeoutMs: 10_000 });
   return { url, pid: child.pid, stop: () => stopChild(child) };
 }
 

@@ -10,23 +10,30 @@
  * Each case goes to the same upstream four ways, the routes taking turns request by request (so a busy
  * moment of a shared machine lands on all of them): direct; nginx (bench/lib.js startNginx: one worker,
  * upstream keepalive); the bare Node.js proxy (bench/bare-proxy.js: node:http in, undici out, bytes
- * copied through: Node's own floor for a hop); the gateway in upstream mode with its defaults (batching
- * off). Prints p50/p90/p99 in µs, what each route adds over direct at p50 and p90, the CPU time per
- * request of the process serving the route (nginx's worker, the bare proxy, the gateway; for `direct`,
- * the upstream's over the requests of every route), and the ratio gateway-added / bare-added at p50
- * (target ≤ 1.15).
+ * copied through: Node's own floor for a hop); the same proxy parsing the request and the answer
+ * (bench/bare-proxy.js parse: the floor of a proxy that reads JSON-RPC at all); the gateway in upstream
+ * mode with its defaults (batching off). Prints p50/p90/p99 in µs, what each route adds over direct at
+ * p50 and p90, the CPU time per request of the process serving the route (nginx's worker, the proxies,
+ * the gateway; for `direct`, the upstream's over the requests of every route), and the ratios of what
+ * the gateway and the parsing proxy add to what the bare proxy adds at p50 (target ≤ 1.15).
  *
- * Environment: BENCH_REQUESTS (measured requests per route and case, default 4000, after 500 of
- * warm-up), BENCH_GATEWAY_NODE_ARGS (extra node flags for the gateway, space-separated, e.g.
+ * Warm-up: every route first serves WARMUP_SECONDS of load at 16 connections, so that each process
+ * runs the optimised code a long-running server runs (at one request at a time V8 takes tens of
+ * thousands of requests to get there, the gateway's larger code longer than a bare proxy), then 500
+ * requests one at a time.
+ *
+ * Environment: BENCH_REQUESTS (measured requests per route and case, default 4000),
+ * BENCH_GATEWAY_NODE_ARGS (extra node flags for the gateway, space-separated, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof`: a profile of the gateway written when it stops).
  */
-const { cpuMicros, loadAverage, rpcBody, requireNginx, runBenchmark, printResults, startNginx, startUpstreams, startUpstreamGateway, startBareProxy, checkRoutes, sequentialClient, quantile } = require('./lib');
+const { cpuMicros, load, loadAverage, rpcBody, requireNginx, runBenchmark, printResults, startNginx, startUpstreams, startUpstreamGateway, startBareProxy, checkRoutes, sequentialClient, quantile } = require('./lib');
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const WARMUP = 500;
+const WARMUP_SECONDS = 3;
 const TARGET = 1.15;
 const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const VIA = { direct: 'direct', nginx: 'nginx', bare: 'bare Node.js proxy', gateway: 'gateway (defaults)' };
+const VIA = { direct: 'direct', nginx: 'nginx', bare: 'bare Node.js proxy', parse: 'parsing Node.js proxy', gateway: 'gateway (defaults)' };
 
 let seq = 0;
 
@@ -57,22 +64,24 @@ runBenchmark(async (started) => {
   const ngNode = started(await startNginx(nginx, devnet.url));
   const bareEvm = started(await startBareProxy(anvil.url));
   const bareNode = started(await startBareProxy(devnet.url));
+  const parseEvm = started(await startBareProxy(anvil.url, 'parse'));
+  const parseNode = started(await startBareProxy(devnet.url, 'parse'));
   const gw = started(await startUpstreamGateway(devnet.url, anvil.url, undefined, GATEWAY_NODE_ARGS));
   const freshAddress = (n) => `0xc0${n.toString(16).padStart(38, '0')}`;
   const freshKey = (n) => Buffer.from(`hop-key-${n}`).toString('hex');
   const cases = [
     {
       name: 'eth_getBalance, fresh address',
-      routes: { direct: anvil, nginx: { url: ngEvm.url, pid: ngEvm.workerPid }, bare: bareEvm, gateway: { url: gw.evmUrl, pid: gw.pid } },
+      routes: { direct: anvil, nginx: { url: ngEvm.url, pid: ngEvm.workerPid }, bare: bareEvm, parse: parseEvm, gateway: { url: gw.evmUrl, pid: gw.pid } },
       bodyAt: (n) => rpcBody('eth_getBalance', [freshAddress(n), 'latest']),
     },
     {
       name: 'node abci_query, fresh key',
-      routes: { direct: devnet, nginx: { url: ngNode.url, pid: ngNode.workerPid }, bare: bareNode, gateway: gw },
+      routes: { direct: devnet, nginx: { url: ngNode.url, pid: ngNode.workerPid }, bare: bareNode, parse: parseNode, gateway: gw },
       bodyAt: (n) => rpcBody('abci_query', { path: '/key', data: freshKey(n), prove: false }),
     },
   ];
-  console.log(`one request at a time, one keep-alive connection per route, routes taking turns; ${REQUESTS} requests per route and case after ${WARMUP} of warm-up; load average ${loadAverage()}\n`);
+  console.log(`one request at a time, one keep-alive connection per route, routes taking turns; ${REQUESTS} requests per route and case after ${WARMUP_SECONDS} s of warm-up at 16 connections and ${WARMUP} one at a time; load average ${loadAverage()}\n`);
   const rows = [];
   const ratios = [];
   for (const c of cases) {
@@ -80,6 +89,7 @@ runBenchmark(async (started) => {
     await checkRoutes(urls, c.bodyAt(seq++), c.name);
     const clients = Object.fromEntries(Object.entries(urls).map(([via, url]) => [via, sequentialClient(url)]));
     try {
+      for (const url of Object.values(urls)) await load({ url: `${url}/`, bodyAt: (n) => c.bodyAt(n + 1e9), connections: 16, duration: WARMUP_SECONDS });
       await run(c, clients, WARMUP);
       const { latencies, cpu } = await run(c, clients, REQUESTS);
       const q = {};
@@ -106,6 +116,7 @@ runBenchmark(async (started) => {
       ratios.push({
         case: c.name,
         'gateway added / bare added, p50': ratio.toFixed(2),
+        'parsing proxy added / bare added, p50': (added('parse', 'p50') / added('bare', 'p50')).toFixed(2),
         'same, p90': (added('gateway', 'p90') / added('bare', 'p90')).toFixed(2),
         'gateway added − bare added, p50 µs': (added('gateway', 'p50') - added('bare', 'p50')).toFixed(0),
         target: `≤ ${TARGET}`,
