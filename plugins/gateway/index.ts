@@ -8,7 +8,7 @@
  * docs/plugins.md, "Shipped plugins".
  */
 import { definePlugin, defineMethod, NEVER, PLUGIN_API_VERSION, type AnyMethod, type JsonObject } from 'rpc-gateway/plugin-api';
-import { cacheOfPools, queueOf, upstreamsOfPools, type PoolCacheJson, type PoolUpstreamsJson, type QueueJson } from './shapes';
+import { cacheOf, queueOf, upstreamsOfPools, type PoolCacheJson, type PoolUpstreamsJson, type QueueJson } from './shapes';
 
 export default definePlugin({
   name: 'gateway',
@@ -21,7 +21,7 @@ export default definePlugin({
     const operator = { group: 'gateway', params: [], unsafe: true, idempotent: true, cache: () => NEVER } as const;
     return [
       defineMethod({ ...operator, name: 'gateway_upstreams', handler: (): PoolUpstreamsJson[] => upstreamsOfPools(view.pools()) }),
-      defineMethod({ ...operator, name: 'gateway_cache', handler: (): PoolCacheJson[] => cacheOfPools(view.pools()) }),
+      defineMethod({ ...operator, name: 'gateway_cache', handler: (): PoolCacheJson[] => cacheOf(view.caches()) }),
       defineMethod({
         ...operator,
         name: 'gateway_version',

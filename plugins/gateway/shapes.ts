@@ -1,13 +1,15 @@
 /**
  * The JSON answers of `gateway_upstreams` and `gateway_cache`, built from the operator's view of the
- * pools (`ctx.gateway.pools()`): one entry per upstream pool, in the order node, evm; none on the
- * embedded devnet, which has no pool. Heights are decimal strings (int64, as the node RPC writes them);
+ * pools (`ctx.gateway.pools()`) and of the response caches (`ctx.gateway.caches()`): one entry per
+ * upstream pool, in the order node, evm (the embedded devnet has no pool); on the devnet, one cache entry
+ * per interface, node then evm, named as the pool of that interface would be. Heights are decimal strings (int64, as the node RPC writes them);
  * counts and sizes are numbers. `gateway_queue` is the broadcast queue (`ctx.gateway.queue()`), its
  * times as RFC 3339 UTC strings.
  */
-import type { GatewayView, Json, PoolStatus, QueueStatus, UpstreamStatus } from 'rpc-gateway/plugin-api';
+import type { CacheStatus, GatewayView, Json, PoolStatus, QueueStatus, UpstreamStatus } from 'rpc-gateway/plugin-api';
 
 type Pools = ReturnType<GatewayView['pools']>;
+type Caches = ReturnType<GatewayView['caches']>;
 type PoolName = 'node' | 'evm';
 
 /** One upstream of a pool. */
@@ -66,12 +68,13 @@ export interface PoolCacheJson {
   readonly tiers: { readonly memory: TierJson; readonly redis: RedisTierJson | null };
 }
 
-function poolsIn(pools: Pools): Array<[PoolName, PoolStatus]> {
-  const named: Array<[PoolName, PoolStatus | undefined]> = [
-    ['node', pools.node],
-    ['evm', pools.evm],
+/** The entries present, in the order node, evm. */
+function byPool<T>(entries: { readonly node?: T; readonly evm?: T }): Array<[PoolName, T]> {
+  const named: Array<[PoolName, T | undefined]> = [
+    ['node', entries.node],
+    ['evm', entries.evm],
   ];
-  return named.filter((entry): entry is [PoolName, PoolStatus] => entry[1] !== undefined);
+  return named.filter((entry): entry is [PoolName, T] => entry[1] !== undefined);
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
@@ -100,7 +103,7 @@ function upstreamJson(u: UpstreamStatus, head: bigint): UpstreamJson {
 
 /** `gateway_upstreams`: each pool's head and upstreams. */
 export function upstreamsOfPools(pools: Pools): PoolUpstreamsJson[] {
-  return poolsIn(pools).map(([pool, status]) => {
+  return byPool<PoolStatus>(pools).map(([pool, status]) => {
     const head = height(status.head);
     return { pool, head: head.toString(), upstreams: status.upstreams.map((u) => upstreamJson(u, head)) };
   });
@@ -111,10 +114,9 @@ function tierJson(value: Json | undefined): TierJson {
   return { hits: count(t.hits), misses: count(t.misses) };
 }
 
-/** `gateway_cache`: each pool's response cache, in total and per tier. */
-export function cacheOfPools(pools: Pools): PoolCacheJson[] {
-  return poolsIn(pools).map(([pool, status]) => {
-    const c = status.cache;
+/** `gateway_cache`: each pool's (or the devnet's, per interface) response cache, in total and per tier. */
+export function cacheOf(caches: Caches): PoolCacheJson[] {
+  return byPool<CacheStatus>(caches).map(([pool, c]) => {
     const tiers = record(c.tiers);
     const redis = c.redis === null || c.redis === undefined ? null : record(c.redis);
     return {

@@ -1,10 +1,12 @@
 /**
  * What a backend provides besides answering method definitions: the event source, its health and
- * readiness, the dev accounts it funds, its pools for the operator's view, and (the devnet) the address
+ * readiness, the dev accounts it funds, its pools and response caches for the operator's view and the
+ * metrics, and (the devnet) the address
  * index of Otterscan's searches. One small interface, not a copy of the route table: every method is
  * answered through the Invoker.
  */
 import type { JsonObject } from '../rpc/json';
+import type { CacheStats } from './response-cache';
 
 export const BACKEND_SERVICES = Symbol('BACKEND_SERVICES');
 
@@ -23,13 +25,17 @@ export interface BackendServices {
   devAccountKeys(): Uint8Array[];
   /** Snapshots of the upstream pools (none on the devnet). */
   pools(): { readonly node?: PoolSnapshot; readonly evm?: PoolSnapshot };
+  /**
+   * The response caches, one per interface: each upstream pool's (a pool with no upstream has none), or
+   * the embedded devnet's.
+   */
+  caches(): { readonly node?: CacheStats; readonly evm?: CacheStats };
   /** The devnet's address index; upstream nodes that have one serve Otterscan's methods themselves. */
   readonly addressHistory?: AddressHistoryIndex;
 }
 
 export interface PoolSnapshot {
   readonly head: string;
-  readonly cache: Readonly<Record<string, unknown>>;
   readonly upstreams: ReadonlyArray<Readonly<Record<string, string | number | boolean>>>;
 }
 

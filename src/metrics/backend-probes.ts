@@ -4,17 +4,20 @@ import type { Invoker } from '../rpc/invoker';
 import { INVOKER } from '../rpc/registration';
 import { GatewayConfigService } from '../config/gateway-config.service';
 import { EventBus } from '../events/event-bus';
+import { sampleCaches } from './cache-metrics';
 import { DevnetMetrics } from './devnet-metrics';
 import { MetricsService } from './metrics.service';
 import { ReadinessService } from './readiness.service';
 
 /**
- * Watches the backend from the outside: readiness asks the backend on every probe; and with the
- * embedded devnet and Prometheus on, the devnet gauges follow its blocks and mempool.
+ * Watches the backend from the outside: readiness asks the backend on every probe; with Prometheus on,
+ * the response-cache families read the backend's caches at scrape time (either backend), and with the
+ * embedded devnet the devnet gauges follow its blocks and mempool.
  */
 @Injectable()
 export class BackendProbes implements OnModuleInit, OnApplicationShutdown {
   private devnet: DevnetMetrics | undefined;
+  private stopCacheMetrics: (() => void) | undefined;
 
   constructor(
     private readonly config: GatewayConfigService,
@@ -29,6 +32,7 @@ export class BackendProbes implements OnModuleInit, OnApplicationShutdown {
     const backend = this.backend;
     if (!backend || !this.node) return;
     this.readiness.addCheck('backend', () => backend.ready());
+    if (this.metrics.enabled) this.stopCacheMetrics = sampleCaches(this.metrics.families.cache, backend);
     // Subscribed before the devnet produces its first block (onApplicationBootstrap).
     if (this.metrics.enabled && this.config.gateway.backend.kind === 'embedded') {
       this.devnet = new DevnetMetrics(this.metrics.families.devnet, this.bus, this.node);
@@ -37,6 +41,7 @@ export class BackendProbes implements OnModuleInit, OnApplicationShutdown {
   }
 
   onApplicationShutdown(): void {
+    this.stopCacheMetrics?.();
     this.devnet?.stop();
   }
 }

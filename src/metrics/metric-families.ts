@@ -159,6 +159,15 @@ export type Sampled<M> = M & {
 
 export type SampledGauge<L extends string> = Sampled<Gauge<L>>;
 
+/** A family rebuilt on each scrape: a gauge, or a counter whose totals are kept elsewhere. */
+export type Rebuilt<L extends string> = Sampled<Pick<Gauge<L>, 'reset' | 'inc'>>;
+
+/** Replaces every series of a family with `rows` (after a reset, `inc` sets a gauge or a counter's total). */
+export function rebuild<L extends string>(family: Pick<Gauge<L>, 'reset' | 'inc'>, rows: ReadonlyArray<readonly [LabelValues<L>, number]>): void {
+  family.reset();
+  for (const [labels, value] of rows) family.inc(labels, value);
+}
+
 /** `create` builds the family around the collect callback that runs its samplers. */
 function sampled<M extends object>(create: (collect: () => Promise<void>) => M): Sampled<M> {
   const samplers = new Set<Sampler<M>>();

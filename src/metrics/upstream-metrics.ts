@@ -1,14 +1,10 @@
 import type { Gauge, Histogram, LabelValues } from 'prom-client';
 import type { Upstream } from '../backends/upstream/upstream';
 import { upstreamErrorKind, type PoolSurface, type UpstreamErrorKind, type UpstreamObserver, type UpstreamRequestObserver } from '../backends/upstream/upstream-observer';
-import type { ResponseCache } from '../backends/upstream/response-cache';
 import type { UpstreamPool } from '../backends/upstream/upstream-pool';
-import type { MetricFamilies, Sampled } from './metric-families';
+import { rebuild, type MetricFamilies, type Rebuilt } from './metric-families';
 
 type UpstreamLabel = 'interface' | 'upstream';
-
-/** A family rebuilt on each scrape: a gauge, or a counter whose totals are kept elsewhere. */
-type Rebuilt<L extends string> = Sampled<Pick<Gauge<L>, 'reset' | 'inc'>>;
 
 const BREAKER_STATE = { closed: 0, 'half-open': 1, open: 2 } as const;
 const ERROR_KINDS: readonly UpstreamErrorKind[] = ['timeout', 'connection', 'http', 'rpc'];
@@ -21,8 +17,8 @@ interface RequestSeries {
 }
 
 /**
- * The upstream and response-cache families, fed by the pools it watches. What a pool already knows or
- * counts (health, heights, breaker states, retries, hedges, its cache) is read at scrape time, and those
+ * The upstream families, fed by the pools it watches (their caches' families are cache-metrics.ts's). What
+ * a pool already knows or counts (health, heights, breaker states, retries, hedges) is read at scrape time, and those
  * series are rebuilt from the pools' current upstream lists, so that a reload drops the series of the
  * upstreams gone. A request to an upstream costs a map read, a histogram observation or an addition.
  */
@@ -31,7 +27,7 @@ export class UpstreamMetrics implements UpstreamObserver {
   private readonly requests = new Map<Upstream, RequestSeries>();
 
   constructor(private readonly families: MetricFamilies) {
-    const { upstream, cache } = families;
+    const { upstream } = families;
     this.perUpstream(upstream.up, (u) => (u.healthy ? 1 : 0));
     this.perUpstream(upstream.latestHeight, (u) => Number(u.latestHeight));
     this.perUpstream(upstream.lag, (u, head) => (head > u.latestHeight ? Number(head - u.latestHeight) : 0));
@@ -48,22 +44,6 @@ export class UpstreamMetrics implements UpstreamObserver {
       ),
     );
     upstream.duration.sample(() => this.dropGone());
-    this.perTier(cache.hits, (c) => c.hits);
-    this.perTier(cache.misses, (c) => c.misses);
-    this.perCache(cache.evictions, (c) => c.evictions);
-    this.perCache(cache.bytes, (c) => c.bytes);
-    this.perCache(cache.entries, (c) => c.size);
-    cache.redisErrors.sample((f) =>
-      rebuild<'interface'>(
-        f,
-        this.pools.flatMap(({ pool, surface }) => (pool.sharedCache ? [[{ interface: surface }, pool.sharedCache.stats().errors] as const] : [])),
-      ),
-    );
-    // One Redis connection serves every pool: any pool's tier tells its state.
-    cache.redisUp.sample((f) => {
-      const shared = this.pools.find(({ pool }) => pool.sharedCache)?.pool.sharedCache;
-      rebuild(f, shared ? [[{}, shared.stats().up ? 1 : 0] as const] : []);
-    });
   }
 
   watch(pool: UpstreamPool, surface: PoolSurface): UpstreamRequestObserver {
@@ -110,28 +90,4 @@ export class UpstreamMetrics implements UpstreamObserver {
   private perUpstream(family: Rebuilt<UpstreamLabel>, value: (u: Upstream, head: bigint) => number): void {
     family.sample((f) => rebuild(f, [...this.upstreams()].map(({ u, labels, head }) => [labels, value(u, head)] as const)));
   }
-
-  /** A family of one value per pool and cache tier (Redis only where configured), read at scrape time. */
-  private perTier(family: Rebuilt<'interface' | 'tier'>, value: (tier: { hits: number; misses: number }) => number): void {
-    family.sample((f) =>
-      rebuild(
-        f,
-        this.pools.flatMap(({ pool, surface }) => [
-          [{ interface: surface, tier: 'memory' }, value(pool.cache)] as const,
-          ...(pool.sharedCache ? [[{ interface: surface, tier: 'redis' }, value(pool.sharedCache)] as const] : []),
-        ]),
-      ),
-    );
-  }
-
-  /** A family of one value per pool's in-memory response cache, read at scrape time. */
-  private perCache(family: Rebuilt<'interface'>, value: (memory: ResponseCache) => number): void {
-    family.sample((f) => rebuild(f, this.pools.map(({ pool, surface }) => [{ interface: surface }, value(pool.cache)] as const)));
-  }
-}
-
-/** Replaces every series of a family with `rows` (after a reset, `inc` sets a gauge or a counter's total). */
-function rebuild<L extends string>(family: Pick<Gauge<L>, 'reset' | 'inc'>, rows: ReadonlyArray<readonly [LabelValues<L>, number]>): void {
-  family.reset();
-  for (const [labels, value] of rows) family.inc(labels, value);
 }

@@ -76,12 +76,14 @@ export interface PluginMetrics {
 /** One upstream node of a pool, as the operator sees it (its URL redacted to scheme://host:port). */
 export type UpstreamStatus = Readonly<Record<string, string | number | boolean>>;
 
-/** A pool of upstream nodes: its head, its response cache and its nodes. */
+/** A pool of upstream nodes: its head and its nodes. */
 export interface PoolStatus {
   readonly head: string;
-  readonly cache: Readonly<Record<string, Json>>;
   readonly upstreams: readonly UpstreamStatus[];
 }
+
+/** A response cache: hits, misses, evictions, bytes, entries, max_bytes and its tiers (`gateway_cache`'s fields). */
+export type CacheStatus = Readonly<Record<string, Json>>;
 
 /**
  * The broadcast queue: its driver (`redis`: BullMQ, durable; `memory`), whether its store answers and
@@ -98,6 +100,8 @@ export interface GatewayView {
   readonly backend: 'embedded' | 'upstream';
   /** The upstream pools (upstream mode; none on the devnet). */
   pools(): { readonly node?: PoolStatus; readonly evm?: PoolStatus };
+  /** The response caches, per interface: each upstream pool's (upstream mode), or the embedded devnet's. */
+  caches(): { readonly node?: CacheStatus; readonly evm?: CacheStatus };
   /** The effective configuration of every file, with secrets (URL credentials, paths, keys) redacted. */
   config(): JsonObject;
   /** Every loaded plugin: name, version, interface, namespaces, methods and whether each is served. */

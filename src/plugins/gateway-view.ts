@@ -2,7 +2,7 @@ import type { AppConfig } from '../config/config.types';
 import type { BackendServices } from '../backends/backend-services';
 import type { BroadcastQueue, QueueStatus } from '../queue/broadcast-queue';
 import type { JsonObject } from '../rpc/json';
-import type { GatewayView, PoolStatus } from './api';
+import type { CacheStatus, GatewayView, PoolStatus } from './api';
 import { describePlugins, type CatalogEntry } from './plugin-catalog';
 import { redactedConfig } from './redacted-config';
 
@@ -18,17 +18,21 @@ export class GatewayViewService implements GatewayView {
   constructor(
     private readonly settings: AppConfig,
     private readonly catalog: () => readonly CatalogEntry[],
-    private readonly backendPools?: BackendServices['pools'],
+    private readonly services?: Pick<BackendServices, 'pools' | 'caches'>,
     private readonly broadcastQueue?: BroadcastQueue,
   ) {
     this.backend = settings.gateway.backend.kind;
   }
 
   pools(): { node?: PoolStatus; evm?: PoolStatus } {
-    const pools = this.backendPools?.() ?? {};
-    const status = (pool: (typeof pools)['node']): PoolStatus | undefined =>
-      pool === undefined ? undefined : { head: pool.head, cache: pool.cache as JsonObject, upstreams: pool.upstreams };
+    const pools = this.services?.pools() ?? {};
+    const status = (pool: (typeof pools)['node']): PoolStatus | undefined => (pool === undefined ? undefined : { head: pool.head, upstreams: pool.upstreams });
     return { node: status(pools.node), evm: status(pools.evm) };
+  }
+
+  caches(): { node?: CacheStatus; evm?: CacheStatus } {
+    const caches = this.services?.caches() ?? {};
+    return { node: caches.node as CacheStatus | undefined, evm: caches.evm as CacheStatus | undefined };
   }
 
   config(): JsonObject {

@@ -123,7 +123,7 @@ export class PluginsModule {
           provide: GatewayViewService,
           inject: [GatewayConfigService, PluginCatalog, BACKEND_SERVICES, BROADCAST_QUEUE],
           useFactory: (config: GatewayConfigService, catalog: PluginCatalog, backend: BackendServices, queue: BroadcastQueue) =>
-            new GatewayViewService(config.all, () => catalog.entries, () => backend.pools(), queue),
+            new GatewayViewService(config.all, () => catalog.entries, backend, queue),
         },
         ...plugins.map(pluginProvider),
       ],

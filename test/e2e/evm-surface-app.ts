@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { BACKEND_SERVICES } from '../../src/backends/backend-services';
-import { DevnetMethods } from '../../src/backends/embedded/devnet-methods';
+import { uncachedDevnetMethods } from '../support/devnet-methods';
 import { GatewayConfigModule } from '../../src/config/config.module';
 import { GatewayConfigService } from '../../src/config/gateway-config.service';
 import { loadConfig } from '../../src/config/load-config';
@@ -42,7 +42,7 @@ export function fakeEvmBackendModule(): Type {
       {
         provide: METHOD_BACKEND.evm,
         inject: [FakeEvmChain, GatewayConfigService],
-        useFactory: (chain: FakeEvmChain, config: GatewayConfigService) => new DevnetMethods(chain.handlers(config)),
+        useFactory: (chain: FakeEvmChain, config: GatewayConfigService) => uncachedDevnetMethods(chain.handlers(config)),
       },
       { provide: BACKEND_SERVICES, inject: [FakeEvmChain], useFactory: (chain: FakeEvmChain) => chain.services() },
       invokerProvider('evm'),

@@ -86,7 +86,7 @@ export class FakeEvmChain {
     return DEV_KEYS.map((k) => Uint8Array.from(Buffer.from(k.slice(2), 'hex')));
   }
 
-  /** BACKEND_SERVICES of the fake: no events to feed (it publishes every block), always healthy and ready, no pools. */
+  /** BACKEND_SERVICES of the fake: no events to feed (it publishes every block), always healthy and ready, no pools, no caches. */
   services(): BackendServices {
     return {
       feedEvents: async () => () => undefined,
@@ -94,6 +94,7 @@ export class FakeEvmChain {
       ready: async () => true,
       devAccountKeys: () => this.devAccountKeys(),
       pools: () => ({}),
+      caches: () => ({}),
     };
   }
 

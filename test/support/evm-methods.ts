@@ -1,4 +1,5 @@
-import { ForwardPath, positionalParams } from '../../src/backends/upstream/forward-path';
+import { positionalParams } from '../../src/backends/params-form';
+import { ForwardPath } from '../../src/backends/upstream/forward-path';
 import type { UpstreamPool } from '../../src/backends/upstream/upstream-pool';
 import type { GatewayConfigService } from '../../src/config/gateway-config.service';
 import { UPSTREAM_DEFAULTS } from '../../src/config/upstream-config';

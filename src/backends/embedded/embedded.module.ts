@@ -1,7 +1,8 @@
 /**
  * The embedded devnet as the backend of both interfaces: one devnet, opened when the app starts,
  * producing (or, with `follow`, replaying) blocks from bootstrap until shutdown, answering the node
- * RPC's and the EVM RPC's method definitions through their handler tables.
+ * RPC's and the EVM RPC's method definitions through their handler tables, each interface's cacheable
+ * answers kept in a response cache of its own (`[cache] max_bytes` each, as each upstream pool's).
  */
 import { Injectable, Module, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { GatewayConfigService } from '../../config/gateway-config.service';
@@ -10,6 +11,9 @@ import { EventBus } from '../../events';
 import { EventsModule } from '../../events/events.module';
 import { METHOD_BACKEND } from '../../rpc/registration';
 import { BACKEND_SERVICES, type BackendServices } from '../backend-services';
+import { namedParams, positionalParams } from '../params-form';
+import { cacheStats } from '../response-cache';
+import { DevnetCache } from './devnet-cache';
 import { DevnetEvm } from './devnet-evm';
 import { DevnetMethods } from './devnet-methods';
 import { DevnetNode } from './devnet-node';
@@ -63,16 +67,22 @@ export class DevnetLifecycle implements OnApplicationBootstrap, OnApplicationShu
       },
     },
     { provide: DevnetEvm, inject: [DevnetNode], useFactory: (node: DevnetNode) => new DevnetEvm(node.devnet) },
-    { provide: METHOD_BACKEND.node, inject: [DevnetNode], useFactory: (node: DevnetNode) => new DevnetMethods(nodeHandlers(node)) },
+    {
+      provide: METHOD_BACKEND.node,
+      inject: [DevnetNode, GatewayConfigService],
+      useFactory: (node: DevnetNode, config: GatewayConfigService) =>
+        new DevnetMethods(nodeHandlers(node), new DevnetCache(config.gateway.cache.max_bytes, node.devnet), namedParams),
+    },
     {
       provide: METHOD_BACKEND.evm,
-      inject: [DevnetEvm, GatewayConfigService],
-      useFactory: (evm: DevnetEvm, config: GatewayConfigService) => new DevnetMethods(evmHandlers(evm, config)),
+      inject: [DevnetNode, DevnetEvm, GatewayConfigService],
+      useFactory: (node: DevnetNode, evm: DevnetEvm, config: GatewayConfigService) =>
+        new DevnetMethods(evmHandlers(evm, config), new DevnetCache(config.gateway.cache.max_bytes, node.devnet), positionalParams),
     },
     {
       provide: BACKEND_SERVICES,
-      inject: [DevnetNode, DevnetEvm],
-      useFactory: (node: DevnetNode, evm: DevnetEvm): BackendServices => ({
+      inject: [DevnetNode, DevnetEvm, METHOD_BACKEND.node, METHOD_BACKEND.evm],
+      useFactory: (node: DevnetNode, evm: DevnetEvm, nodeMethods: DevnetMethods, evmMethods: DevnetMethods): BackendServices => ({
         // The devnet publishes every event itself; there is nothing to feed or release.
         feedEvents: async () => () => undefined,
         health: () => node.info.health(),
@@ -82,6 +92,7 @@ export class DevnetLifecycle implements OnApplicationBootstrap, OnApplicationShu
         },
         devAccountKeys: () => devAccounts().map((account) => Uint8Array.from(account.privateKey)),
         pools: () => ({}),
+        caches: () => ({ node: cacheStats(nodeMethods.cache.memory), evm: cacheStats(evmMethods.cache.memory) }),
         addressHistory: evm.history,
       }),
     },

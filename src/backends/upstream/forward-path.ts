@@ -11,15 +11,9 @@ import type { CallContext } from '../../rpc/call-context';
 import type { RpcRequest } from '../../rpc/dialect';
 import type { MethodBackend } from '../../rpc/invoker';
 import type { Json } from '../../rpc/json';
+import { callKey, type ParamsForm } from '../params-form';
 import { cacheRuleOf, heightOf, type AnyMethod, type MethodArgs, type MethodEnv, type SplitPool } from '../../rpc/method';
 import type { UpstreamPool } from './upstream-pool';
-
-/** How an interface writes decoded arguments as JSON-RPC params, and what absent params are. */
-export interface ParamsForm {
-  encode(method: AnyMethod, args: MethodArgs): Json;
-  /** `{}` for the node RPC, `[]` for the EVM. */
-  readonly none: Json;
-}
 
 export class ForwardPath implements MethodBackend {
   private readonly splitPool: SplitPool;
@@ -52,7 +46,7 @@ export class ForwardPath implements MethodBackend {
     const result =
       rule.kind === 'never' || method.idempotent !== true
         ? await handler(args, ctx)
-        : await this.pool.remember(`${method.name}${JSON.stringify(this.form.encode(method, args))}`, rule, heightOf(method, args), async () => (await handler(args, ctx)) as Json);
+        : await this.pool.remember(callKey(this.form, method, args), rule, heightOf(method, args), async () => (await handler(args, ctx)) as Json);
     await this.sawHeight(method, result as Json);
     return result;
   }
@@ -99,39 +93,3 @@ export class ForwardPath implements MethodBackend {
     if (shown !== undefined) await this.pool.sawHeight(shown);
   }
 }
-
-/** Decoded args in their JSON-RPC form, by name (left-out ones stay out): the node RPC's form. */
-export const namedParams: ParamsForm = {
-  none: {},
-  encode(method, args) {
-    const params: Record<string, Json> = {};
-    for (const p of method.params) {
-      const value = args[p.name];
-      if (value !== undefined && p.codec.encode) params[p.name] = p.codec.encode(value as never);
-    }
-    return params;
-  },
-};
-
-/**
- * Decoded args in their JSON-RPC form, by position (the EVM's form): trailing left-out params are not
- * sent, a left-out one before a given one is null (go-ethereum's reading of an absent optional param).
- */
-export const positionalParams: ParamsForm = {
-  none: [],
-  encode(method, args) {
-    const params: Json[] = [];
-    let sent = 0;
-    for (const p of method.params) {
-      const value = args[p.name];
-      if (value === undefined) {
-        params.push(null);
-        continue;
-      }
-      if (!p.codec.encode) throw new Error(`${method.name}: parameter ${p.name} has no JSON-RPC form`);
-      params.push(p.codec.encode(value as never));
-      sent = params.length;
-    }
-    return params.slice(0, sent);
-  },
-};

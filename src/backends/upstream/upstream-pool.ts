@@ -16,7 +16,7 @@ import type { CallResult } from './exchange';
 import type { PoolProtocol } from './pool-protocol';
 import { RedisCacheTier, type RedisCache } from './redis-cache';
 import { RequestExecutor, type AnsweredCall, type UpstreamRequest } from './request-executor';
-import { ResponseCache } from './response-cache';
+import { cacheStats, ResponseCache } from '../response-cache';
 import { Upstream } from './upstream';
 import type { UpstreamEndpoint, UpstreamSettings } from '../../config/upstream-config';
 import type { PoolSurface, UpstreamObserver } from './upstream-observer';
@@ -278,24 +278,11 @@ export class UpstreamPool {
   }
 
   stats(): PoolStats {
-    const c = this.cache;
-    const shared = this.sharedCache;
-    const redis = { hits: shared?.hits ?? 0, misses: shared?.misses ?? 0 };
     return {
       head: this.head.toString(),
       chain: this.chainId,
       chain_changes: this.chainChanges,
-      cache: {
-        // Every Redis lookup follows a memory miss.
-        hits: c.hits + redis.hits,
-        misses: c.misses - redis.hits,
-        evictions: c.evictions,
-        bytes: c.bytes,
-        entries: c.size,
-        max_bytes: c.maxBytes,
-        tiers: { memory: { hits: c.hits, misses: c.misses }, redis },
-        redis: shared?.stats() ?? null,
-      },
+      cache: cacheStats(this.cache, this.sharedCache),
       deduplicated: this.deduplicated,
       upstreams: this.list.map((u) => u.describe()),
     };

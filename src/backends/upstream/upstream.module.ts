@@ -19,7 +19,8 @@ import { METHOD_BACKEND } from '../../rpc/registration';
 import { BACKEND_SERVICES, type BackendServices } from '../backend-services';
 import { EVM_PROTOCOL } from './evm-protocol';
 import { EvmHeadFeed } from './evm-head-feed';
-import { ForwardPath, namedParams, positionalParams } from './forward-path';
+import { namedParams, positionalParams } from '../params-form';
+import { ForwardPath } from './forward-path';
 import { NODE_PROTOCOL } from './node-protocol';
 import { RedisCache } from './redis-cache';
 import { UPSTREAM_OBSERVER, type UpstreamObserver } from './upstream-observer';
@@ -139,6 +140,10 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
         pools: () => ({
           node: pools.node.upstreams.length > 0 ? pools.node.stats() : undefined,
           evm: pools.evm.upstreams.length > 0 ? pools.evm.stats() : undefined,
+        }),
+        caches: () => ({
+          node: pools.node.upstreams.length > 0 ? pools.node.stats().cache : undefined,
+          evm: pools.evm.upstreams.length > 0 ? pools.evm.stats().cache : undefined,
         }),
       }),
     },

@@ -1,7 +1,7 @@
 /** Polling filters and WebSocket subscriptions fed by the event bus, with a fake chain publishing blocks. */
 import { Logger } from '@nestjs/common';
 import { Transaction, Wallet } from 'ethers';
-import { DevnetMethods } from '../../../src/backends/embedded/devnet-methods';
+import { uncachedDevnetMethods } from '../../support/devnet-methods';
 import type { GatewayConfigService } from '../../../src/config/gateway-config.service';
 import { EventBus } from '../../../src/events';
 import { EvmDialect } from '../../../src/evm-rpc/evm-dialect';
@@ -41,7 +41,7 @@ let filters: PollingFilters;
 beforeEach(() => {
   bus = new EventBus();
   chain = new FakeEvmChain(bus);
-  evm = new Invoker(new DevnetMethods(chain.handlers(config)), { config });
+  evm = new Invoker(uncachedDevnetMethods(chain.handlers(config)), { config });
   feed = new ChainFeed(bus, evm);
   filters = new PollingFilters(feed, config, evm);
 });

@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DevnetMethods } from '../../../src/backends/embedded/devnet-methods';
+import { uncachedDevnetMethods } from '../../support/devnet-methods';
 import { GatewayConfigModule } from '../../../src/config/config.module';
 import { GatewayConfigService } from '../../../src/config/gateway-config.service';
 import type { JsonRpcConfig, RpcConfig } from '../../../src/config/config.types';
@@ -35,7 +35,7 @@ const config = { jsonRpc, rpc: { unsafe: false } as RpcConfig } as GatewayConfig
 const registry = new MethodRegistry();
 const bus = new EventBus();
 const chain = new FakeEvmChain(bus);
-const invoker = new Invoker(new DevnetMethods(chain.handlers(config)), { config });
+const invoker = new Invoker(uncachedDevnetMethods(chain.handlers(config)), { config });
 const method = (name: string, group: string) => defineMethod({ name, group, params: [], handler: () => name });
 registry.registerAll([
   method('eth_chainId', 'eth'),

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Transaction, Wallet } from 'ethers';
 import Redis from 'ioredis';
-import { DevnetMethods } from '../../../src/backends/embedded/devnet-methods';
+import { uncachedDevnetMethods } from '../../support/devnet-methods';
 import type { GatewayConfigService } from '../../../src/config/gateway-config.service';
 import { EventBus } from '../../../src/events';
 import { RedisFilterStore } from '../../../src/evm-rpc/filters/redis-filter-store';
@@ -109,7 +109,7 @@ describe('SharedFilters on two replicas', () => {
   let b: SharedFilters;
 
   function replica(): SharedFilters {
-    const evm = new Invoker(new DevnetMethods(chain.handlers(config)), { config });
+    const evm = new Invoker(uncachedDevnetMethods(chain.handlers(config)), { config });
     return new SharedFilters(store(), evm, { cap: () => config.jsonRpc['filter-cap'], maxStep: 4 });
   }
 
@@ -209,7 +209,7 @@ describe('SharedFilters on two replicas', () => {
 describe('SharedFilters without Redis', () => {
   it('answers a clear error, and never hangs', async () => {
     const chain = new FakeEvmChain(new EventBus());
-    const evm = new Invoker(new DevnetMethods(chain.handlers(config)), { config });
+    const evm = new Invoker(uncachedDevnetMethods(chain.handlers(config)), { config });
     const redis = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, enableOfflineQueue: false, lazyConnect: true, retryStrategy: () => null });
     clients.push(redis);
     const filters = new SharedFilters(new RedisFilterStore(redis, prefix, { ttlMs: 1000, pendingMax: 100 }), evm, { cap: () => 3 });

@@ -1,5 +1,6 @@
 import type { GatewayConfigService } from '../../../src/config/gateway-config.service';
-import { DevnetMethods } from '../../../src/backends/embedded/devnet-methods';
+import { namedParams } from '../../../src/backends/params-form';
+import { uncachedDevnetMethods } from '../../support/devnet-methods';
 import { HandlerTable } from '../../../src/backends/embedded/handler-table';
 import { num_unconfirmed_txs } from '../../../src/node-rpc/info/info.methods';
 import { Invoker } from '../../../src/rpc/invoker';
@@ -23,7 +24,7 @@ describe('DevnetMetrics', () => {
     const metrics = new MetricsService({ instrumentation: { prometheus: true, namespace: 'rpcgw' } } as GatewayConfigService);
     const bus = new EventBus();
     let mempool = { total: '0', total_bytes: '0' };
-    const node = new Invoker(new DevnetMethods(new HandlerTable().on(num_unconfirmed_txs, async () => ({ n_txs: mempool.total, ...mempool, txs: null }))), {
+    const node = new Invoker(uncachedDevnetMethods(new HandlerTable().on(num_unconfirmed_txs, async () => ({ n_txs: mempool.total, ...mempool, txs: null })), namedParams), {
       config: {} as GatewayConfigService,
     });
     const devnet = new DevnetMetrics(metrics.families.devnet, bus, node);

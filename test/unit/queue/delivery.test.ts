@@ -3,7 +3,8 @@
  * refused for good (told to the callers as the node gave it).
  */
 import { BackendUnavailableError } from '../../../src/backends/backend-errors';
-import { DevnetMethods } from '../../../src/backends/embedded/devnet-methods';
+import { namedParams } from '../../../src/backends/params-form';
+import { uncachedDevnetMethods } from '../../support/devnet-methods';
 import { HandlerTable } from '../../../src/backends/embedded/handler-table';
 import type { GatewayConfigService } from '../../../src/config/gateway-config.service';
 import { eth_getTransactionByHash, eth_sendRawTransaction } from '../../../src/evm-rpc/definitions';
@@ -28,7 +29,7 @@ function delivery(node: { sync?: () => Promise<JsonObject>; tx?: () => Promise<J
   const evmTable = new HandlerTable()
     .on(eth_sendRawTransaction, () => evm.send!())
     .on(eth_getTransactionByHash, async () => ((await evm.byHash?.()) ?? null) as RpcTransaction | null);
-  return new BackendDelivery(new Invoker(new DevnetMethods(nodeTable), env), new Invoker(new DevnetMethods(evmTable), env));
+  return new BackendDelivery(new Invoker(uncachedDevnetMethods(nodeTable, namedParams), env), new Invoker(uncachedDevnetMethods(evmTable), env));
 }
 
 const fail = (err: Error) => () => Promise.reject(err);

@@ -2,7 +2,7 @@ import { CircuitBreaker } from '../../../src/backends/upstream/circuit-breaker';
 import { eventIdentity, synthesizeBlockEvents } from '../../../src/backends/upstream/block-event-synth';
 import { HealthChecker } from '../../../src/backends/upstream/health-checker';
 import type { Probe } from '../../../src/backends/upstream/pool-protocol';
-import { ResponseCache } from '../../../src/backends/upstream/response-cache';
+import { ResponseCache } from '../../../src/backends/response-cache';
 import { Upstream } from '../../../src/backends/upstream/upstream';
 import { parseUpstreamLists, UPSTREAM_DEFAULTS } from '../../../src/config/upstream-config';
 

@@ -1,13 +1,15 @@
 /**
- * In-memory cache of upstream answers, bounded in bytes (the size of the answer as received). Immutable
+ * In-memory cache of answers (an upstream's, the embedded devnet's, or the gateway's own computed
+ * ones), bounded in bytes (the size of the answer's JSON text). Immutable
  * answers live in an LRU (lru-cache: evictions in constant time, where a Map used as an LRU slows down
  * as deletions pile up at its front) until evicted. Latest-height answers belong to the head they were
- * read at and die when the head moves or their TTL passes, so none is ever older than one block: they
+ * read at and die when the head moves or their TTL passes (the head: the pool's, or the devnet's), so none is ever older than one block: they
  * are kept apart, all of one head, and dropped together when a newer head is seen or when the budget
  * is full (under load most answers are of this kind, and they would otherwise push out immutable ones).
  */
 import { LRUCache } from 'lru-cache';
-import type { Json } from '../../rpc/json';
+import type { Json } from '../rpc/json';
+import type { RedisTierStats } from './upstream/redis-cache';
 
 interface Entry {
   readonly value: Json;
@@ -112,4 +114,40 @@ export class ResponseCache {
     this.latest = new Map();
     this.latestBytes = 0;
   }
+}
+
+export interface CacheTierStats {
+  hits: number;
+  misses: number;
+}
+
+/** What a response cache reports (`gateway_cache`, the cache metrics): its memory tier and, in upstream mode, Redis. */
+export interface CacheStats {
+  /** Cacheable reads answered from a tier / not (computed, sent upstream, or joined to one in flight). */
+  hits: number;
+  misses: number;
+  evictions: number;
+  bytes: number;
+  entries: number;
+  max_bytes: number;
+  /** Lookups per tier: memory first; Redis (immutable answers only) after a memory miss. */
+  tiers: { memory: CacheTierStats; redis: CacheTierStats };
+  /** null without a Redis tier (no `[cache] redis_url`, or the embedded devnet). */
+  redis: RedisTierStats | null;
+}
+
+/** The stats of a memory tier and, where there is one, the Redis tier that follows its misses. */
+export function cacheStats(memory: ResponseCache, shared?: CacheTierStats & { stats(): RedisTierStats }): CacheStats {
+  const redis = { hits: shared?.hits ?? 0, misses: shared?.misses ?? 0 };
+  return {
+    // Every Redis lookup follows a memory miss.
+    hits: memory.hits + redis.hits,
+    misses: memory.misses - redis.hits,
+    evictions: memory.evictions,
+    bytes: memory.bytes,
+    entries: memory.size,
+    max_bytes: memory.maxBytes,
+    tiers: { memory: { hits: memory.hits, misses: memory.misses }, redis },
+    redis: shared?.stats() ?? null,
+  };
 }
