@@ -237,7 +237,7 @@ describe('metrics over a known sequence of calls', () => {
     expect(m.value('rpcgw_devnet_mempool_bytes')).toBe(3);
   });
 
-  it('upstream, cache and queue families are declared; upstream and cache empty in embedded mode, the queue fed by its broadcasts', () => {
+  it('upstream, cache and queue families are declared; upstream empty in embedded mode, the cache the devnet\'s, the queue fed by its broadcasts', () => {
     const declared = [
       'rpcgw_upstream_up',
       'rpcgw_upstream_latest_height',
@@ -260,8 +260,16 @@ describe('metrics over a known sequence of calls', () => {
     ];
     for (const name of declared) expect([name, m.types.has(name)]).toEqual([name, true]);
     expect(m.series('rpcgw_upstream_up')).toEqual([]);
-    expect(m.series('rpcgw_cache_hits_total')).toEqual([]);
-    expect(m.series('rpcgw_cache_bytes')).toEqual([]);
+    // The devnet's response cache of each interface, memory only: the batch's status was the /status
+    // before it, at the same head; /block?height=1 is kept, /block?height=50 (an error) is not.
+    expect(m.series('rpcgw_cache_hits_total')).toEqual([
+      { interface: 'node', tier: 'memory', value: expect.any(Number) },
+      { interface: 'evm', tier: 'memory', value: 0 },
+    ]);
+    expect(m.value('rpcgw_cache_hits_total', { interface: 'node', tier: 'memory' })).toBeGreaterThanOrEqual(1);
+    expect(m.value('rpcgw_cache_misses_total', { interface: 'node', tier: 'memory' })).toBeGreaterThanOrEqual(3);
+    expect(m.value('rpcgw_cache_entries', { interface: 'node' })).toBeGreaterThanOrEqual(2);
+    expect(m.value('rpcgw_cache_bytes', { interface: 'node' })).toBeGreaterThan(0);
     // The broadcasts above went through the broadcast queue (in memory here): each one delivered is timed.
     expect(m.value('rpcgw_queue_jobs_total', { outcome: 'delivered' })).toBeGreaterThan(0);
     expect(m.value('rpcgw_queue_job_duration_seconds_count')).toBe(m.value('rpcgw_queue_jobs_total', { outcome: 'delivered' }));

@@ -51,9 +51,34 @@ describe('on the embedded devnet, opened by the operator', () => {
     expect(await evm(gw, 'gateway_version')).toEqual({ jsonrpc: '2.0', id: 1, result: { version: VERSION, backend: 'embedded', plugin_api_version: PLUGIN_API_VERSION } });
   });
 
-  it('gateway_upstreams and gateway_cache: no pools on the devnet', async () => {
+  it('gateway_upstreams: no pools on the devnet', async () => {
     expect(await evmResult(gw, 'gateway_upstreams')).toEqual([]);
-    expect(await evmResult(gw, 'gateway_cache')).toEqual([]);
+  });
+
+  it("gateway_cache: the devnet's cache of each interface; an old block is served from it, a latest read moves with the chain", async () => {
+    await waitForHeight(gw.url, 2);
+    const memoryOnly = { hits: expect.any(Number), misses: expect.any(Number), evictions: 0, bytes: expect.any(Number), entries: expect.any(Number), max_bytes: 67108864 };
+    const before: any[] = await evmResult(gw, 'gateway_cache');
+    expect(before).toEqual([
+      { pool: 'node', ...memoryOnly, tiers: { memory: { hits: expect.any(Number), misses: expect.any(Number) }, redis: null } },
+      { pool: 'evm', ...memoryOnly, tiers: { memory: { hits: expect.any(Number), misses: expect.any(Number) }, redis: null } },
+    ]);
+    const [node, evmCache] = before;
+
+    const block = (await evm(gw, 'eth_getBlockByNumber', ['0x1', false])).result;
+    expect((await evm(gw, 'eth_getBlockByNumber', ['0x1', false])).result).toEqual(block);
+    expect(await call(gw.url, 'block', { height: '1' })).toEqual(await call(gw.url, 'block', { height: '1' }));
+    const after: any[] = await evmResult(gw, 'gateway_cache');
+    expect(after[1]).toMatchObject({ hits: evmCache.hits + 1, misses: evmCache.misses + 1, entries: evmCache.entries + 1 });
+    expect(after[1].bytes).toBeGreaterThan(evmCache.bytes);
+    expect(after[0]).toMatchObject({ hits: node.hits + 1, misses: node.misses + 1 });
+
+    const latest = (await evm(gw, 'eth_getBlockByNumber', ['latest', false])).result;
+    expect((await evm(gw, 'eth_getBlockByNumber', ['latest', false])).result).toEqual(latest);
+    await waitForHeight(gw.url, Number(latest.number) + 1);
+    const next = (await evm(gw, 'eth_getBlockByNumber', ['latest', false])).result;
+    expect(BigInt(next.number)).toBeGreaterThan(BigInt(latest.number));
+    expect(next.hash).not.toBe(latest.hash);
   });
 
   it('gateway_config: the effective configuration', async () => {
@@ -88,7 +113,7 @@ describe('on the embedded devnet, opened by the operator', () => {
       const answers = await Promise.all(METHODS.map((_, i) => ws.next((m) => m.id === i + 1)));
       expect(answers.every((a) => a.error === undefined)).toBe(true);
       expect(answers[2].result).toEqual({ version: VERSION, backend: 'embedded', plugin_api_version: PLUGIN_API_VERSION });
-      expect(answers[1].result).toEqual([]);
+      expect(answers[1].result.map((c: any) => c.pool)).toEqual(['node', 'evm']);
     } finally {
       await ws.close();
     }
