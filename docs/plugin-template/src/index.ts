@@ -2,8 +2,8 @@
  * An rpc-gateway plugin package with both interfaces, loaded by one `[plugins] load` entry: the `hello`
  * namespace of the EVM RPC and the `hello` route category of the node RPC. Its methods show the kinds a
  * plugin usually has: one answered the same everywhere (cached, forwarded in upstream mode), ones computed
- * from what the backend answers (cached by their rule where the backend keeps a response cache: upstream
- * mode), a subscription, and counters of this gateway's own.
+ * from what the backend answers (cached by their rule in the backend's response cache, in either mode), a
+ * subscription, and counters of this gateway's own.
  */
 import { ApplicationError, definePlugin, defineMethod, evmCodecs, evmMethods, foundAt, heightAt, IMMUTABLE, LATEST, NEVER, nodeMethods, optional, param } from 'rpc-gateway/plugin-api';
 import type { BusEvent } from 'rpc-gateway/plugin-api';
@@ -71,9 +71,9 @@ const evm = definePlugin<HelloConfig>({
         },
       }),
       // hello_blockSummary("0x3") → the block's number, hash and transaction count, computed here from
-      // eth_getBlockByNumber; a block at a number never changes, so in upstream mode the answer is kept in
-      // the pool's response cache once found and the handler runs once per block (the embedded devnet keeps
-      // no response cache: there it runs on every call).
+      // eth_getBlockByNumber; a block at a number never changes, so the answer is kept in the backend's
+      // response cache once found (the pool's in upstream mode, the devnet's on the embedded devnet) and the
+      // handler runs once per block.
       defineMethod({
         name: 'hello_blockSummary',
         group: 'hello',

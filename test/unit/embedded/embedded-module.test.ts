@@ -15,6 +15,7 @@ describe('EmbeddedModule', () => {
       gateway: {
         backend: { kind: 'embedded' },
         devnet: { chain_id: 'module-test', moniker: 'm', block_time: 40, ephemeral: true, follow: '', mempool_size: 10, max_tx_bytes: 1000, evm_chain_id: 0, block_gas_limit: 30_000_000, initial_base_fee: 1_000_000_000 },
+        cache: { max_bytes: 67_108_864 },
       },
     } as unknown as AppConfig;
 

@@ -21,6 +21,7 @@ describe('EmbeddedModule: the EVM methods', () => {
       gateway: {
         backend: { kind: 'embedded' },
         devnet: { chain_id: 'evmos_9002-1', moniker: 'm', block_time: 60_000, ephemeral: true, follow: '', mempool_size: 10, max_tx_bytes: 100_000, evm_chain_id: 0, block_gas_limit: 30_000_000, initial_base_fee: 1_000_000_000 },
+        cache: { max_bytes: 67_108_864 },
       },
     } as unknown as AppConfig;
 
