@@ -76,14 +76,15 @@ export interface PluginMetrics {
 /** One upstream node of a pool, as the operator sees it (its URL redacted to scheme://host:port). */
 export type UpstreamStatus = Readonly<Record<string, string | number | boolean>>;
 
-/** A pool of upstream nodes: its head and its nodes. */
-export interface PoolStatus {
-  readonly head: string;
-  readonly upstreams: readonly UpstreamStatus[];
-}
-
 /** A response cache: hits, misses, evictions, bytes, entries, max_bytes and its tiers (`gateway_cache`'s fields). */
 export type CacheStatus = Readonly<Record<string, Json>>;
+
+/** A pool of upstream nodes: its head, its response cache (what `caches()` gives for its interface) and its nodes. */
+export interface PoolStatus {
+  readonly head: string;
+  readonly cache: CacheStatus;
+  readonly upstreams: readonly UpstreamStatus[];
+}
 
 /**
  * The broadcast queue: its driver (`redis`: BullMQ, durable; `memory`), whether its store answers and

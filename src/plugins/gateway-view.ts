@@ -26,8 +26,10 @@ export class GatewayViewService implements GatewayView {
 
   pools(): { node?: PoolStatus; evm?: PoolStatus } {
     const pools = this.services?.pools() ?? {};
-    const status = (pool: (typeof pools)['node']): PoolStatus | undefined => (pool === undefined ? undefined : { head: pool.head, upstreams: pool.upstreams });
-    return { node: status(pools.node), evm: status(pools.evm) };
+    const caches = this.caches();
+    const status = (pool: (typeof pools)['node'], cache: CacheStatus | undefined): PoolStatus | undefined =>
+      pool === undefined ? undefined : { head: pool.head, cache: cache ?? {}, upstreams: pool.upstreams };
+    return { node: status(pools.node, caches.node), evm: status(pools.evm, caches.evm) };
   }
 
   caches(): { node?: CacheStatus; evm?: CacheStatus } {
