@@ -141,7 +141,7 @@ function addConfigFlags(command: Command): Map<string, string> {
 }
 
 /** A key's built-in default as it would be typed after its flag. */
-function helpDefault(spec: KeySpec, value: unknown): string {
+function helpDefault(spec: KeySpec<unknown>, value: unknown): string {
   if (spec.kind === 'duration' && typeof value === 'number') return formatDuration(value);
   if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(',');
   if (value === '') return 'none';

@@ -10,10 +10,18 @@ export type ConfigFileName = 'config.toml' | 'app.toml' | 'gateway.toml';
  */
 export type ValueKind = 'string' | 'boolean' | 'integer' | 'uint64' | 'number' | 'duration' | 'list' | 'comma-list';
 
-export interface KeySpec {
+/**
+ * What a validator of config-validators.ts gives a key: how its value is read, the check of its value
+ * (a class-validator decorator with its range, its form and its `expected …` text), and its value's type.
+ */
+export interface Reading<T> {
   readonly kind: ValueKind;
-  /** The class-validator decorator of its value (config-validators.ts): its range, its form, its `expected …` text. */
   readonly check: PropertyDecorator;
+  /** Never set: carries the value's TypeScript type to the table's value type. */
+  readonly valueType?: T;
+}
+
+export interface KeySpec<T> extends Reading<T> {
   /** The comment above the key in a written file, its `--help` line and its entry in the docs. */
   readonly doc: string;
   /** Other names the key is read under; the key's own name wins when a file holds both. */
@@ -34,7 +42,7 @@ export interface TableSpec<T extends object> {
   /** Every key has its own `--table.key` flag, as the node's command line has (`[rpc]`, `[json-rpc]`). */
   readonly flagEveryKey?: boolean;
   readonly defaults: Readonly<T>;
-  readonly keys: { readonly [K in keyof T & string]: KeySpec };
+  readonly keys: { readonly [K in keyof T & string]: KeySpec<T[K]> };
 }
 
 /** A table as validation takes it: its spec, and a class-validator class made of its keys' checks. */
@@ -45,6 +53,6 @@ export interface CheckedTable<T extends object> extends TableSpec<T> {
 /** Types a table's spec (its keys are those of its value type) and builds its validation class from the keys' checks. */
 export function table<T extends object>(spec: TableSpec<T>): CheckedTable<T> {
   class Schema {}
-  for (const [key, keySpec] of Object.entries<KeySpec>(spec.keys)) keySpec.check(Schema.prototype, key);
+  for (const [key, keySpec] of Object.entries<KeySpec<unknown>>(spec.keys)) keySpec.check(Schema.prototype, key);
   return { ...spec, schema: Schema as new () => T };
 }

@@ -3,7 +3,7 @@
  * default and a one-line description. The written default files, the environment and flag names, the
  * `--help` text and validation all come from here.
  */
-import type { CheckedTable, KeySpec, TableSpec } from './config-table-spec';
+import type { CheckedTable, TableSpec, ValueKind } from './config-table-spec';
 import { GATEWAY_FILE_TABLES } from './config-tables-gateway-file';
 import { NODE_FILE_TABLES } from './config-tables-node-files';
 
@@ -22,7 +22,7 @@ export function tableSpec(name: TableName): CheckedTable<Record<string, unknown>
   return CONFIG_TABLES[name] as unknown as CheckedTable<Record<string, unknown>>;
 }
 
-const PLACEHOLDERS: Readonly<Record<KeySpec['kind'], string>> = {
+const PLACEHOLDERS: Readonly<Record<ValueKind, string>> = {
   string: '<value>',
   boolean: '[true|false]',
   integer: '<n>',

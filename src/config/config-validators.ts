@@ -1,11 +1,15 @@
 /**
- * Property decorators for the config schema. Each one states, once, what a key expects: every check it
- * applies reports the same `expected …` text, which becomes the tail of the one-line ConfigError.
+ * The readings of config keys: each validator states, once, how a key's value is read (its kind), its
+ * TypeScript type, and what it expects: every class-validator check it applies reports the same
+ * `expected …` text, which becomes the tail of the one-line ConfigError.
  */
 import { isIP } from 'node:net';
 import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import type { Reading, ValueKind } from './config-table-spec';
 
 type Message = ValidationOptions['message'];
+
+const reading = <T>(kind: ValueKind, check: PropertyDecorator): Reading<T> => ({ kind, check });
 
 function expecting(message: Message, ...checks: ((options: ValidationOptions) => PropertyDecorator)[]): PropertyDecorator {
   return (target, property) => {
@@ -16,96 +20,97 @@ function expecting(message: Message, ...checks: ((options: ValidationOptions) =>
 const expected = (what: string): string => `expected ${what}`;
 
 /** An integer from `min` to 2^53−1, the largest a JavaScript number holds exactly. */
-export function IsIntAtLeast(min: number): PropertyDecorator {
-  return expecting(
+export function IsIntAtLeast(min: number): Reading<number> {
+  return reading('integer', expecting(
     expected(`an integer from ${min} to ${Number.MAX_SAFE_INTEGER}`),
     (o) => IsInt(o),
     (o) => Min(min, o),
     (o) => Max(Number.MAX_SAFE_INTEGER, o),
-  );
+  ));
 }
 
-export function IsIntBetween(min: number, max: number): PropertyDecorator {
-  return expecting(
+export function IsIntBetween(min: number, max: number): Reading<number> {
+  return reading('integer', expecting(
     expected(`an integer from ${min} to ${max}`),
     (o) => IsInt(o),
     (o) => Min(min, o),
     (o) => Max(max, o),
-  );
+  ));
 }
 
 /** The largest value of a node's uint64 keys (gas-cap). */
 export const UINT64_MAX = 2n ** 64n - 1n;
 
 /** A node's uint64 (gas-cap): the loader reads values past 2^53−1 as 2^53−1, no practical difference for a cap. */
-export function IsUint64(): PropertyDecorator {
-  return expecting(
+export function IsUint64(): Reading<number> {
+  return reading('uint64', expecting(
     expected(`an integer from 0 to ${UINT64_MAX}`),
     (o) => IsInt(o),
     (o) => Min(0, o),
     (o) => Max(Number.MAX_SAFE_INTEGER, o),
-  );
+  ));
 }
 
-export function IsNumberAtLeast(min: number): PropertyDecorator {
-  return expecting(
+export function IsNumberAtLeast(min: number): Reading<number> {
+  return reading('number', expecting(
     expected(`a number >= ${min}`),
     (o) => IsNumber({ allowNaN: false, allowInfinity: false }, o),
     (o) => Min(min, o),
-  );
+  ));
 }
 
-export function IsNumberBetween(min: number, max: number): PropertyDecorator {
-  return expecting(
+export function IsNumberBetween(min: number, max: number): Reading<number> {
+  return reading('number', expecting(
     expected(`a number from ${min} to ${max}`),
     (o) => IsNumber({ allowNaN: false, allowInfinity: false }, o),
     (o) => Min(min, o),
     (o) => Max(max, o),
-  );
+  ));
 }
 
 /** A duration already resolved to milliseconds by the loader. */
-export function IsDurationAtLeast(minMs: 0 | 1): PropertyDecorator {
+export function IsDurationAtLeast(minMs: 0 | 1): Reading<number> {
   const what = minMs === 0 ? 'a duration >= 0' : 'a duration > 0';
-  return expecting(
+  return reading('duration', expecting(
     expected(`${what}, such as "10s", "500ms" or "1m30s"`),
     (o) => IsInt(o),
     (o) => Min(minMs, o),
-  );
+  ));
 }
 
-export function IsFlag(): PropertyDecorator {
-  return expecting(expected('true or false'), (o) => IsBoolean(o));
+export function IsFlag(): Reading<boolean> {
+  return reading('boolean', expecting(expected('true or false'), (o) => IsBoolean(o)));
 }
 
-export function IsNonEmptyText(maxLength = Number.MAX_SAFE_INTEGER): PropertyDecorator {
+export function IsNonEmptyText(maxLength = Number.MAX_SAFE_INTEGER): Reading<string> {
   const what = maxLength < Number.MAX_SAFE_INTEGER ? `a non-empty string of at most ${maxLength} characters` : 'a non-empty string';
-  return expecting(
+  return reading('string', expecting(
     expected(what),
     (o) => IsString(o),
     (o) => MinLength(1, o),
     (o) => MaxLength(maxLength, o),
-  );
+  ));
 }
 
-export function IsTextList(): PropertyDecorator {
-  return expecting(
+export function IsTextList(): Reading<string[]> {
+  return reading('list', expecting(
     expected('an array of strings'),
     (o) => IsArray(o),
     (o) => IsString({ ...o, each: true }),
-  );
+  ));
 }
 
-export function IsOneOf(values: readonly string[]): PropertyDecorator {
-  return expecting(expected(`one of ${values.join(', ')}`), (o) => IsIn([...values], o));
+/** One of `values`; its type is their union (`IsOneOf(['ip', 'key'] as const)`: `'ip' | 'key'`). */
+export function IsOneOf<const V extends readonly string[]>(values: V): Reading<V[number]> {
+  return reading('string', expecting(expected(`one of ${values.join(', ')}`), (o) => IsIn([...values], o)));
 }
 
-export function IsMatching(pattern: RegExp, what: string): PropertyDecorator {
-  return expecting(
+export function IsMatching(pattern: RegExp, what: string): Reading<string> {
+  return reading('string', expecting(
     expected(what),
     (o) => IsString(o),
     (o) => Matches(pattern, o),
-  );
+  ));
 }
 
 const HOST = String.raw`(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]*)`;
@@ -114,13 +119,13 @@ const HOST_PORT = new RegExp(`^${HOST}:${PORT}$`);
 const LISTEN_ADDRESS = new RegExp(`^(?:tcp://${HOST}:${PORT}|unix://.+)$`);
 
 /** `host:port`; the host may be empty (all interfaces), a name, an IPv4 or a bracketed IPv6 address. */
-export function IsHostPort(): PropertyDecorator {
+export function IsHostPort(): Reading<string> {
   return IsMatching(HOST_PORT, 'an address host:port');
 }
 
 /** CometBFT's `laddr`: comma-separated `tcp://host:port` or `unix:///path` entries. */
-export function IsListenAddressList(): PropertyDecorator {
-  return expecting(
+export function IsListenAddressList(): Reading<string> {
+  return reading('string', expecting(
     expected('comma-separated tcp://host:port or unix:///path addresses'),
     (o) => IsString(o),
     (o) =>
@@ -131,25 +136,25 @@ export function IsListenAddressList(): PropertyDecorator {
         },
         o,
       ),
-  );
+  ));
 }
 
 /** "" (no TLS) or the path of a `.pem` file, as Evmos checks its `[tls]` paths. */
-export function IsPemPath(): PropertyDecorator {
+export function IsPemPath(): Reading<string> {
   return IsMatching(/^(?:|.+\.pem)$/, '"" or the path of a .pem file');
 }
 
 /** An empty string (feature off) or a URL with one of the given schemes. */
-export function IsUrlOrEmpty(schemes: readonly string[]): PropertyDecorator {
+export function IsUrlOrEmpty(schemes: readonly string[]): Reading<string> {
   const pattern = new RegExp(`^(?:(?:${schemes.join('|')})://\\S+)?$`);
   return IsMatching(pattern, `"" or a ${schemes.map((s) => `${s}://`).join(' or ')} URL`);
 }
 
 /** An integer no smaller than another integer key of the same table. */
-export function IsIntAtLeastKey(otherKey: string): PropertyDecorator {
+export function IsIntAtLeastKey(otherKey: string): Reading<number> {
   const message = (args: ValidationArguments): string =>
     expected(`an integer >= ${otherKey} (${String((args.object as Record<string, unknown>)[otherKey])})`);
-  return expecting(
+  return reading('integer', expecting(
     message,
     (o) => IsInt(o),
     (o) =>
@@ -165,14 +170,14 @@ export function IsIntAtLeastKey(otherKey: string): PropertyDecorator {
         },
         o,
       ),
-  );
+  ));
 }
 
 /**
  * EVM namespaces: distinct names among `allowed(object)`, and at least one when `enable` is true (as
  * Evmos refuses to start with the server on and no namespace).
  */
-export function IsNamespaceList(allowed: (object: object) => readonly string[]): PropertyDecorator {
+export function IsNamespaceList(allowed: (object: object) => readonly string[]): Reading<string[]> {
   const message = (args: ValidationArguments): string => {
     const enabled = (args.object as { enable?: unknown }).enable === true;
     if (enabled && Array.isArray(args.value) && args.value.length === 0) {
@@ -180,7 +185,7 @@ export function IsNamespaceList(allowed: (object: object) => readonly string[]):
     }
     return expected(`distinct namespaces among ${allowed(args.object).join(', ')}`);
   };
-  return expecting(
+  return reading('comma-list', expecting(
     message,
     (o) => IsArray(o),
     (o) =>
@@ -202,16 +207,16 @@ export function IsNamespaceList(allowed: (object: object) => readonly string[]):
         },
         o,
       ),
-  );
+  ));
 }
 
 /** IP addresses or CIDR ranges (`10.0.0.0/8`, `::1`, `fd00::/8`). */
-export function IsCidrList(): PropertyDecorator {
-  return expecting(
+export function IsCidrList(): Reading<string[]> {
+  return reading('list', expecting(
     expected('an array of IP addresses or CIDR ranges, such as "10.0.0.0/8" or "::1"'),
     (o) => IsArray(o),
     (o) => ValidateBy({ name: 'isCidrList', validator: { validate: (value: unknown[]) => value.every((entry) => typeof entry === 'string' && isCidr(entry)) } }, o),
-  );
+  ));
 }
 
 /** An IP address, or an address and a prefix length within its family's bits. */
