@@ -1,5 +1,4 @@
 /** The fixed choices some keys take, named once for their checks and for the code that reads them. */
-import type { BackendKind, GatewayOwnConfig, InstrumentationConfig } from './config.types';
 
 /** The EVM namespaces the gateway serves itself; plugins may register more. */
 export const EVM_NAMESPACES = ['eth', 'web3', 'net', 'txpool', 'debug', 'personal', 'admin', 'miner'] as const;
@@ -13,10 +12,10 @@ export const apiNamespaces = (values: object): readonly string[] => [
   ...((values as { [EXTRA_NAMESPACES]?: readonly string[] })[EXTRA_NAMESPACES] ?? []),
 ];
 
-export const BACKEND_KINDS: readonly BackendKind[] = ['embedded', 'upstream'];
+export const BACKEND_KINDS = ['embedded', 'upstream'] as const;
 
-export const LOG_LEVELS: readonly GatewayOwnConfig['log']['level'][] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-export const LOG_FORMATS: readonly GatewayOwnConfig['log']['format'][] = ['auto', 'plain', 'json'];
+export const LOG_FORMATS = ['auto', 'plain', 'json'] as const;
 
-export const OTLP_PROTOCOLS: readonly InstrumentationConfig['otlp_protocol'][] = ['http/protobuf', 'http/json', 'grpc'];
+export const OTLP_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;

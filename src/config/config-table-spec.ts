@@ -35,24 +35,31 @@ export interface KeySpec<T> extends Reading<T> {
   readonly flag?: string;
 }
 
-export interface TableSpec<T extends object> {
+/** A table's keys, by name. */
+export type KeySpecs = { readonly [key: string]: KeySpec<unknown> };
+
+/** The value type of a table, from its keys' readings: `IsOneOf(['ip', 'key'] as const)` gives `'ip' | 'key'`. */
+export type ValuesOf<K extends KeySpecs> = { -readonly [P in keyof K]: K[P] extends Reading<infer T> ? T : never };
+
+export interface TableSpec<K extends KeySpecs> {
   readonly file: ConfigFileName;
   /** Comment heading above the table in a written file. */
   readonly title: string;
   /** Every key has its own `--table.key` flag, as the node's command line has (`[rpc]`, `[json-rpc]`). */
   readonly flagEveryKey?: boolean;
-  readonly defaults: Readonly<T>;
-  readonly keys: { readonly [K in keyof T & string]: KeySpec<T[K]> };
+  /** Checked against the keys' types, never used to infer them. */
+  readonly defaults: Readonly<NoInfer<ValuesOf<K>>>;
+  readonly keys: K;
 }
 
 /** A table as validation takes it: its spec, and a class-validator class made of its keys' checks. */
-export interface CheckedTable<T extends object> extends TableSpec<T> {
-  readonly schema: new () => T;
+export interface CheckedTable<K extends KeySpecs> extends TableSpec<K> {
+  readonly schema: new () => ValuesOf<K>;
 }
 
-/** Types a table's spec (its keys are those of its value type) and builds its validation class from the keys' checks. */
-export function table<T extends object>(spec: TableSpec<T>): CheckedTable<T> {
+/** Builds a table's validation class from its keys' checks; its value type is inferred from them. */
+export function table<K extends KeySpecs>(spec: TableSpec<K>): CheckedTable<K> {
   class Schema {}
   for (const [key, keySpec] of Object.entries<KeySpec<unknown>>(spec.keys)) keySpec.check(Schema.prototype, key);
-  return { ...spec, schema: Schema as new () => T };
+  return { ...spec, schema: Schema as new () => ValuesOf<K> };
 }

@@ -1,11 +1,10 @@
 /** The tables of gateway.toml, the gateway's own file. */
 import { table } from './config-table-spec';
-import type { GatewayOwnConfig, UpstreamSettings } from './config.types';
 import { BACKEND_KINDS, LOG_FORMATS, LOG_LEVELS } from './config-choices';
 import { IsCidrList, IsDurationAtLeast, IsFlag, IsIntAtLeast, IsIntBetween, IsMatching, IsNonEmptyText, IsNumberBetween, IsOneOf, IsTextList, IsUrlOrEmpty } from './config-validators';
 
 export const GATEWAY_FILE_TABLES = {
-  backend: table<GatewayOwnConfig['backend']>({
+  backend: table({
     file: 'gateway.toml',
     title: 'Where requests are served from',
     defaults: { kind: 'embedded' },
@@ -18,7 +17,7 @@ export const GATEWAY_FILE_TABLES = {
     },
   }),
 
-  devnet: table<GatewayOwnConfig['devnet']>({
+  devnet: table({
     file: 'gateway.toml',
     title: 'The embedded devnet (backend kind = "embedded")',
     defaults: {
@@ -55,7 +54,7 @@ export const GATEWAY_FILE_TABLES = {
     },
   }),
 
-  queue: table<GatewayOwnConfig['queue']>({
+  queue: table({
     file: 'gateway.toml',
     title: 'Broadcast queue',
     defaults: {
@@ -92,7 +91,7 @@ export const GATEWAY_FILE_TABLES = {
     },
   }),
 
-  cache: table<GatewayOwnConfig['cache']>({
+  cache: table({
     file: 'gateway.toml',
     title: 'Response cache',
     defaults: { max_bytes: 67_108_864, redis_url: '', redis_ttl: 86_400_000, redis_timeout: 100, redis_key_prefix: 'rpcgw:cache:' },
@@ -108,7 +107,7 @@ export const GATEWAY_FILE_TABLES = {
     },
   }),
 
-  filters: table<GatewayOwnConfig['filters']>({
+  filters: table({
     file: 'gateway.toml',
     title: 'EVM polling filters shared by replicas',
     defaults: { shared: true, redis_url: '', redis_key_prefix: 'rpcgw:filters:', pending_max: 10_000 },
@@ -120,7 +119,7 @@ export const GATEWAY_FILE_TABLES = {
     },
   }),
 
-  plugins: table<Omit<GatewayOwnConfig['plugins'], 'tables'>>({
+  plugins: table({
     file: 'gateway.toml',
     title: 'Plugins',
     defaults: { load: ['plugins/gateway', 'plugins/ots', 'plugins/cosmos'], node_api: ['cosmos'], blocking_quarantine: 0 },
@@ -138,7 +137,7 @@ export const GATEWAY_FILE_TABLES = {
     },
   }),
 
-  log: table<GatewayOwnConfig['log']>({
+  log: table({
     file: 'gateway.toml',
     title: 'Logging',
     defaults: { level: 'info', format: 'auto' },
@@ -156,7 +155,7 @@ export const GATEWAY_FILE_TABLES = {
     },
   }),
 
-  upstream: table<UpstreamSettings>({
+  upstream: table({
     file: 'gateway.toml',
     title: 'Upstream pools (backend kind = "upstream"); the nodes: [[upstream.node]] and [[upstream.evm]], see docs/upstream.md',
     defaults: {
@@ -203,7 +202,7 @@ export const GATEWAY_FILE_TABLES = {
     },
   }),
 
-  access: table<Omit<GatewayOwnConfig['access'], 'rate'>>({
+  access: table({
     file: 'gateway.toml',
     title: 'Access: API keys, client addresses, rate limits (rules: [[access.rate]], see docs/configuration.md)',
     defaults: {
@@ -232,7 +231,7 @@ export const GATEWAY_FILE_TABLES = {
     },
   }),
 
-  limits: table<GatewayOwnConfig['limits']>({
+  limits: table({
     file: 'gateway.toml',
     title: 'Limits: queries, per-IP caps, slow clients of the node RPC (0 = no cap)',
     defaults: {
@@ -267,7 +266,7 @@ export const GATEWAY_FILE_TABLES = {
       },
     },
   }),
-  compression: table<GatewayOwnConfig['compression']>({
+  compression: table({
     file: 'gateway.toml',
     title: 'Compression of answers and WebSocket messages, on both interfaces',
     defaults: { http: true, min_bytes: 1024, ws_permessage_deflate: false },

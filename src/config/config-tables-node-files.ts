@@ -1,11 +1,10 @@
 /** The tables of a node's own files the gateway reads: config.toml `[rpc]`, `[instrumentation]`; app.toml `[json-rpc]`, `[tls]`. */
 import { table } from './config-table-spec';
-import type { InstrumentationConfig, JsonRpcConfig, RpcConfig, TlsConfig } from './config.types';
 import { apiNamespaces, OTLP_PROTOCOLS } from './config-choices';
 import { IsDurationAtLeast, IsFlag, IsHostPort, IsIntAtLeast, IsIntAtLeastKey, IsListenAddressList, IsMatching, IsNamespaceList, IsNonEmptyText, IsNumberAtLeast, IsNumberBetween, IsOneOf, IsPemPath, IsTextList, IsUint64, IsUrlOrEmpty } from './config-validators';
 
 export const NODE_FILE_TABLES = {
-  rpc: table<RpcConfig>({
+  rpc: table({
     file: 'config.toml',
     title: 'Node RPC server (CometBFT [rpc])',
     flagEveryKey: true,
@@ -72,7 +71,7 @@ export const NODE_FILE_TABLES = {
     },
   }),
 
-  instrumentation: table<InstrumentationConfig>({
+  instrumentation: table({
     file: 'config.toml',
     title: 'Prometheus metrics (CometBFT [instrumentation]) and OpenTelemetry traces',
     defaults: {
@@ -106,7 +105,7 @@ export const NODE_FILE_TABLES = {
     },
   }),
 
-  'json-rpc': table<JsonRpcConfig>({
+  'json-rpc': table({
     file: 'app.toml',
     title: 'EVM JSON-RPC server (Evmos app.toml [json-rpc])',
     flagEveryKey: true,
@@ -177,7 +176,7 @@ export const NODE_FILE_TABLES = {
       'ws-origins': { ...IsTextList(), doc: 'Origin hostnames allowed to open a WebSocket; a request without Origin is allowed.' },
       'enable-profiling': {
         ...IsFlag(),
-        doc: 'Serve the debug runtime methods (memStats, stacks, profiles written under $HOME/profiles); never on a public endpoint.',
+        doc: 'Serve the debug runtime methods (memStats, stacks, profiles written under $HOME/profiles), as [rpc] unsafe = true does too; never on a public endpoint.',
       },
       'profile-max-size': { ...IsIntAtLeast(1), doc: 'Largest profile file one debug_write*/debug_*Profile call may write, in bytes.' },
       'profile-dir-max-size': { ...IsIntAtLeast(1), doc: 'Bytes all files under $HOME/profiles may take; past it profile writes are refused.' },
@@ -185,7 +184,7 @@ export const NODE_FILE_TABLES = {
     },
   }),
 
-  tls: table<TlsConfig>({
+  tls: table({
     file: 'app.toml',
     title: 'TLS of the EVM JSON-RPC (Evmos app.toml [tls])',
     flagEveryKey: true,

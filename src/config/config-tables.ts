@@ -3,7 +3,7 @@
  * default and a one-line description. The written default files, the environment and flag names, the
  * `--help` text and validation all come from here.
  */
-import type { CheckedTable, TableSpec, ValueKind } from './config-table-spec';
+import type { CheckedTable, KeySpecs, ValueKind, ValuesOf } from './config-table-spec';
 import { GATEWAY_FILE_TABLES } from './config-tables-gateway-file';
 import { NODE_FILE_TABLES } from './config-tables-node-files';
 
@@ -11,15 +11,16 @@ export const CONFIG_TABLES = { ...NODE_FILE_TABLES, ...GATEWAY_FILE_TABLES };
 
 export type TableName = keyof typeof CONFIG_TABLES;
 
-export type TableValue<N extends TableName> = (typeof CONFIG_TABLES)[N] extends TableSpec<infer T> ? T : never;
+/** A table's value type, inferred from its declaration. */
+export type TableValue<N extends TableName> = ValuesOf<(typeof CONFIG_TABLES)[N]['keys']>;
 
 export type TableValues = { [N in TableName]: TableValue<N> };
 
 export const TABLE_NAMES = Object.keys(CONFIG_TABLES) as TableName[];
 
 /** Loosely typed view of a table, for code that walks every key. */
-export function tableSpec(name: TableName): CheckedTable<Record<string, unknown>> {
-  return CONFIG_TABLES[name] as unknown as CheckedTable<Record<string, unknown>>;
+export function tableSpec(name: TableName): CheckedTable<KeySpecs> {
+  return CONFIG_TABLES[name];
 }
 
 const PLACEHOLDERS: Readonly<Record<ValueKind, string>> = {
