@@ -12,7 +12,7 @@
  * Config, `[plugins.ots]`: `max_page_size` (default 25, erigon's): the largest page the two searches
  * take.
  */
-import { defineMethod, definePlugin, heightAt, cacheAt, evmCodecs, evmMethods, LATEST, param, type AnyMethod, type PluginConfig } from 'rpc-gateway/plugin-api';
+import { defineMethod, definePlugin, heightAt, cacheAt, evmCodecs, evmMethods, IsIntBetween, LATEST, param, pluginConfig, type AnyMethod } from 'rpc-gateway/plugin-api';
 import { blockMethods } from './blocks';
 import { erigonMethods } from './erigon';
 import { historyMethods } from './history';
@@ -22,20 +22,18 @@ import { traceMethods } from './traces';
 /** Erigon's API level of this set of methods. */
 export const API_LEVEL = 8;
 
-export interface OtsConfig {
-  readonly max_page_size: number;
-}
-
-const config: PluginConfig<OtsConfig> = {
+const config = pluginConfig({
+  title: 'Otterscan (ots_*)',
   defaults: { max_page_size: 25 },
-  validate(table) {
-    const size = table.max_page_size;
-    if (typeof size !== 'number' || !Number.isInteger(size) || size < 1 || size > 65535) {
-      throw new Error(`max_page_size = ${JSON.stringify(size)}: expected a whole number from 1 to 65535`);
-    }
-    return { max_page_size: size };
+  keys: {
+    max_page_size: {
+      ...IsIntBetween(1, 65535),
+      doc: "Largest page ots_searchTransactionsBefore and ots_searchTransactionsAfter take (erigon's --ots.search.max.pagesize).",
+    },
   },
-};
+});
+
+export type OtsConfig = typeof config.defaults;
 
 export default definePlugin<OtsConfig>({
   name: 'ots',

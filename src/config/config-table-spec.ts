@@ -59,7 +59,31 @@ export interface CheckedTable<K extends KeySpecs> extends TableSpec<K> {
 
 /** Builds a table's validation class from its keys' checks; its value type is inferred from them. */
 export function table<K extends KeySpecs>(spec: TableSpec<K>): CheckedTable<K> {
+  return { ...spec, schema: schemaOf(spec.keys) };
+}
+
+/** A table repeated as a TOML array of tables (`[[access.rate]]`): one entry's keys, no environment or flag form. */
+export interface EntryTableSpec<K extends KeySpecs> {
+  readonly file: ConfigFileName;
+  /** What one entry is, for the docs. */
+  readonly title: string;
+  /** A key without a default must be set in every entry. */
+  readonly defaults: Readonly<NoInfer<Partial<ValuesOf<K>>>>;
+  readonly keys: K;
+  /** A key whose value no two entries of one list may share. */
+  readonly unique?: keyof K & string;
+}
+
+export interface CheckedEntryTable<K extends KeySpecs> extends EntryTableSpec<K> {
+  readonly schema: new () => ValuesOf<K>;
+}
+
+export function entryTable<K extends KeySpecs>(spec: EntryTableSpec<K>): CheckedEntryTable<K> {
+  return { ...spec, schema: schemaOf(spec.keys) };
+}
+
+function schemaOf<K extends KeySpecs>(keys: K): new () => ValuesOf<K> {
   class Schema {}
-  for (const [key, keySpec] of Object.entries<KeySpec<unknown>>(spec.keys)) keySpec.check(Schema.prototype, key);
-  return { ...spec, schema: Schema as new () => ValuesOf<K> };
+  for (const [key, keySpec] of Object.entries<KeySpec<unknown>>(keys)) keySpec.check(Schema.prototype, key);
+  return Schema as new () => ValuesOf<K>;
 }

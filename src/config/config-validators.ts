@@ -113,6 +113,30 @@ export function IsMatching(pattern: RegExp, what: string): Reading<string> {
   ));
 }
 
+/** Method names or globs (`*` = any characters), at least one; a file may give one as a string. */
+export function IsMethodGlobList(): Reading<string[]> {
+  const glob = /^[A-Za-z0-9_.*-]+$/;
+  return reading('comma-list', expecting(
+    expected('a method name or glob, or an array of them, such as ["eth_getLogs", "debug_*"]'),
+    (o) => IsArray(o),
+    (o) =>
+      ValidateBy(
+        { name: 'isMethodGlobList', validator: { validate: (value: unknown[]) => value.length > 0 && value.every((g) => typeof g === 'string' && glob.test(g)) } },
+        o,
+      ),
+  ));
+}
+
+/** A duration of whole seconds, at least one (a rate-limit window). */
+export function IsWholeSeconds(): Reading<number> {
+  return reading('duration', expecting(
+    expected('a duration of whole seconds, such as "1s" or "1m"'),
+    (o) => IsInt(o),
+    (o) => Min(1000, o),
+    (o) => ValidateBy({ name: 'isWholeSeconds', validator: { validate: (value: number) => value % 1000 === 0 } }, o),
+  ));
+}
+
 const HOST = String.raw`(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]*)`;
 const PORT = String.raw`(?:6553[0-5]|655[0-2]\d|65[0-4]\d{2}|6[0-4]\d{3}|[1-5]\d{4}|[1-9]\d{0,3}|0)`;
 const HOST_PORT = new RegExp(`^${HOST}:${PORT}$`);

@@ -5,6 +5,7 @@
  * durations are resolved to milliseconds.
  */
 import type { TableValue } from './config-tables';
+import type { EntryValue } from './config-tables-entries';
 import type { UpstreamConfig } from './upstream-config';
 
 /** `[rpc]` of `$HOME/config/config.toml` (CometBFT). */
@@ -25,17 +26,7 @@ export type BackendKind = TableValue<'backend'>['kind'];
 export type UpstreamSettings = TableValue<'upstream'>;
 
 /** One `[[access.rate]]` rule: at most `limit` calls of the matching methods per `window`, per client. */
-export interface RateRule {
-  /** Names the rule in errors and in the `limit` label of refusals. */
-  name: string;
-  /** Method name globs (`*` = any characters): `eth_getLogs`, `debug_*`, `*`. */
-  methods: string[];
-  /** `ip`: one budget per client IP; `key`: one per API key (per IP for a caller without one). */
-  per: 'ip' | 'key';
-  limit: number;
-  /** Milliseconds, whole seconds. */
-  window: number;
-}
+export type RateRule = EntryValue<'access.rate'>;
 
 /** `[access]` of gateway.toml with its `[[access.rate]]` rules, in file order. */
 export type AccessConfig = TableValue<'access'> & { rate: RateRule[] };

@@ -8,23 +8,18 @@ import { ConfigError } from './config-error';
 import { fileLabel, isTomlTable } from './config-files';
 import type { ConfigFileName } from './config-table-spec';
 import { CONFIG_TABLES, TABLE_NAMES, tableSpec } from './config-tables';
+import { ENTRY_NAMES } from './config-tables-entries';
 import { renderToml } from './config-template';
-import { nearestName } from './nearest-name';
+import { nearestName, suggestion } from './nearest-name';
 import { NODE_TABLES } from './node-tables';
 
 type Documents = Readonly<Record<ConfigFileName, Record<string, unknown>>>;
 
-/** gateway.toml's tables beyond CONFIG_TABLES' keys: arrays of tables, and tables of their own. */
-const GATEWAY_EXTRA: Readonly<Record<string, readonly string[]>> = {
-  upstream: ['node', 'evm'],
-  access: ['rate'],
-};
-
-/** [[upstream.node]] and [[upstream.evm]] entries' keys ([[access.rate]] rules are checked with their values). */
-const UPSTREAM_ENTRY_KEYS: Readonly<Record<'node' | 'evm', readonly string[]>> = {
-  node: ['name', 'url', 'weight'],
-  evm: ['name', 'url', 'weight', 'ws'],
-};
+/** gateway.toml's arrays of tables (config-tables-entries.ts), as keys of their tables: `upstream: [node, evm]`; their entries' keys are checked as they are read. */
+const GATEWAY_EXTRA: Readonly<Record<string, readonly string[]>> = ENTRY_NAMES.reduce<Record<string, string[]>>((extra, dotted) => {
+  const [name, key] = dotted.split('.');
+  return { ...extra, [name]: [...(extra[name] ?? []), key] };
+}, {});
 
 /** The keys each table of a file may hold (the gateway's, their other names, and for a node's file the node's). */
 function knownTables(file: ConfigFileName): Map<string, readonly string[]> {
@@ -36,9 +31,6 @@ function knownTables(file: ConfigFileName): Map<string, readonly string[]> {
   for (const [name, keys] of Object.entries(extra)) tables.set(name, [...(tables.get(name) ?? []), ...keys]);
   return tables;
 }
-
-/** `did you mean …?` with the nearest known name, or nothing. */
-const suggestion = (near: string | undefined): string => (near === undefined ? '' : `; did you mean ${near}?`);
 
 /** The nearest key of `table`, else the nearest `[table] key` of the file's other tables. */
 function nearestKey(word: string, table: string | undefined, tables: ReadonlyMap<string, readonly string[]>): string | undefined {
@@ -75,25 +67,11 @@ function checkGatewayFile(document: Record<string, unknown>): void {
       if (name === 'plugins' && isTomlTable(keyValue)) continue;
       if (!keys.includes(key)) fail(`[${name}] ${key} = ${renderToml(keyValue)}`, 'unknown key', nearestKey(key, name, tables));
     }
-    if (name === 'upstream') checkUpstreamEntries(value);
   }
 }
 
 function fail(where: string, what: string, near: string | undefined): never {
   throw new ConfigError(`${fileLabel('gateway.toml')}: ${where}: ${what}${suggestion(near)}`);
-}
-
-function checkUpstreamEntries(upstream: Record<string, unknown>): void {
-  for (const kind of ['node', 'evm'] as const) {
-    const entries = upstream[kind];
-    if (!Array.isArray(entries)) continue;
-    const known = UPSTREAM_ENTRY_KEYS[kind];
-    entries.forEach((entry: unknown, i) => {
-      if (!isTomlTable(entry)) return;
-      const unknown = Object.keys(entry).find((key) => !known.includes(key));
-      if (unknown !== undefined) fail(`[[upstream.${kind}]] #${i + 1} ${unknown} = ${renderToml(entry[unknown])}`, 'unknown key', nearestName(unknown, known));
-    });
-  }
 }
 
 function nodeFileWarnings(file: 'config.toml' | 'app.toml', document: Record<string, unknown>): string[] {

@@ -19,3 +19,6 @@ export function nearestName(word: string, names: readonly string[]): string | un
   }
   return best;
 }
+
+/** `; did you mean …?` with the nearest known name, or nothing. */
+export const suggestion = (near: string | undefined): string => (near === undefined ? '' : `; did you mean ${near}?`);

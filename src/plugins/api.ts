@@ -13,6 +13,7 @@ import type { Json, JsonObject } from '../rpc/json';
 import type { CallContext } from '../rpc/call-context';
 import type { AnyMethod, ArgsOfMethod, ResultOf } from '../rpc/method';
 import { keccak256 as ethersKeccak256 } from 'ethers';
+import { table, type CheckedTable, type KeySpecs, type TableSpec } from '../config/config-table-spec';
 
 /** The version of this API; a plugin names the one it was written for, and the gateway refuses others. */
 export const PLUGIN_API_VERSION = 2;
@@ -157,12 +158,38 @@ export interface PluginContext<C> {
   readonly gateway: GatewayView;
 }
 
-/** A plugin's own config table: its defaults, and a validation that throws an Error naming the key. */
-export interface PluginConfig<C> {
+/**
+ * A plugin's own config table, `[plugins.<name>]`: declared with `pluginConfig` (each key read, checked
+ * and reported as the gateway's own keys are), or its defaults with a validation of the plugin's own.
+ */
+export type PluginConfig<C> = DeclaredPluginConfig<C> | CheckedPluginConfig<C>;
+
+/** What `pluginConfig` makes: the keys' declarations and their validation class. */
+export interface DeclaredPluginConfig<C> {
+  readonly title: string;
+  readonly defaults: Readonly<C>;
+  readonly keys: KeySpecs;
+  readonly schema: new () => object;
+}
+
+/** A plugin's own validation of its table. */
+export interface CheckedPluginConfig<C> {
   readonly defaults: C;
   /** Gets `[plugins.<name>]` over the defaults; returns the typed table or throws `Error('key: expected …')`. */
   validate(table: Readonly<Record<string, unknown>>): C;
 }
+
+/**
+ * Declares a plugin's config table as the gateway declares its own: each key a validator's reading
+ * (`IsIntBetween(1, 100)`, `IsOneOf([...] as const)`, …) with its doc, and every key's default; the
+ * table's type is inferred from them.
+ */
+export function pluginConfig<K extends KeySpecs>(spec: Omit<TableSpec<K>, 'file' | 'flagEveryKey'>): CheckedTable<K> {
+  return table<K>({ file: 'gateway.toml', ...spec });
+}
+
+export type { KeySpec, KeySpecs, Reading, ValuesOf } from '../config/config-table-spec';
+export { IsDurationAtLeast, IsFlag, IsIntAtLeast, IsIntBetween, IsMatching, IsNonEmptyText, IsNumberBetween, IsOneOf, IsTextList, IsUrlOrEmpty } from '../config/config-validators';
 
 /** What a plugin module exports (as `default` or as the module itself): its manifest. */
 export interface PluginManifest<C = Record<string, never>> {

@@ -6,7 +6,9 @@ import { EVM_NAMESPACES } from '../config/config-choices';
 import { NODE_CATEGORIES } from '../node-rpc/categories';
 import { RPC_NAMESPACE } from '../evm-rpc/core/rpc-modules';
 import { PLUGIN_API_VERSION, type PluginManifest } from './api';
-import { nearestName } from '../config/nearest-name';
+import { nearestName, suggestion } from '../config/nearest-name';
+import { readTable } from '../config/read-declared';
+import { renderToml } from '../config/config-template';
 
 /** The folder of the gateway's package (plugins/ and node_modules/ live there). */
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
@@ -93,8 +95,9 @@ function manifestOf(spec: string, m: unknown): PluginManifest<unknown> {
   }
   if (typeof manifest.methods !== 'function') fail(spec, `plugin ${name} to have a methods(context) function`);
   const config = manifest.config;
-  if (config !== undefined && (typeof config !== 'object' || config === null || typeof config.validate !== 'function' || typeof config.defaults !== 'object')) {
-    fail(spec, `plugin ${name}'s config to have defaults and a validate function`);
+  const checked = (c: object) => ('keys' in c ? typeof c.keys === 'object' : 'validate' in c && typeof c.validate === 'function');
+  if (config !== undefined && (typeof config !== 'object' || config === null || typeof config.defaults !== 'object' || !checked(config))) {
+    fail(spec, `plugin ${name}'s config to be pluginConfig({...}), or to have defaults and a validate function`);
   }
   return manifest as PluginManifest<unknown>;
 }
@@ -139,22 +142,23 @@ export function loadPlugins(settings: Pick<GatewayOwnConfig['plugins'], 'load' |
 
 function validateTable(manifest: PluginManifest<unknown>, table: Record<string, unknown>): unknown {
   const config = manifest.config;
+  const place = { file: 'config/gateway.toml', label: `[plugins.${manifest.name}]` };
   if (config === undefined) {
     const key = Object.keys(table)[0];
-    if (key !== undefined) throw new ConfigError(`config/gateway.toml: [plugins.${manifest.name}] ${key}: expected no keys (plugin ${manifest.name} takes no config)`);
+    if (key !== undefined) throw new ConfigError(`${place.file}: ${place.label} ${key}: expected no keys (plugin ${manifest.name} takes no config)`);
     return {};
   }
-  const known = Object.keys(config.defaults as Record<string, unknown>);
+  const defaults = config.defaults as Record<string, unknown>;
+  if ('keys' in config) return readTable({ ...config, defaults }, table, place);
+  const known = Object.keys(defaults);
   const unknown = Object.keys(table).find((key) => !known.includes(key));
   if (unknown !== undefined) {
-    const near = nearestName(unknown, known);
-    const hint = near === undefined ? `one of ${known.join(', ') || 'none'}` : `${near}?`;
-    throw new ConfigError(`config/gateway.toml: [plugins.${manifest.name}] ${unknown}: unknown key of plugin ${manifest.name} (expected ${hint})`);
+    throw new ConfigError(`${place.file}: ${place.label} ${unknown} = ${renderToml(table[unknown])}: unknown key${suggestion(nearestName(unknown, known))}`);
   }
   try {
-    return config.validate({ ...(config.defaults as Record<string, unknown>), ...table });
+    return config.validate({ ...defaults, ...table });
   } catch (err) {
-    throw new ConfigError(`config/gateway.toml: [plugins.${manifest.name}] ${(err as Error).message}`);
+    throw new ConfigError(`${place.file}: ${place.label} ${(err as Error).message}`);
   }
 }
 

@@ -230,7 +230,7 @@ describe('a bad keys file stops start-up with one line', () => {
     ['keys.toml', '[[keys]]\nname = "a"\n', /key #1: expected either key \(at least 8 characters\) or sha256/],
     ['keys.toml', `[[keys]]\nname = "a"\nkey = "${PLAIN_KEY}"\n[[keys]]\nname = "a"\nkey = "${TEAM_KEY}"\n`, /key #2: name "a": expected a name no other key has/],
     ['keys.json', '{"keys": [{"name": "a", "key": "12345678", "color": "red"}]}', /key #1: color: expected one of the keys/],
-    ['keys.toml', `[[keys]]\nname = "a"\nkey = "${PLAIN_KEY}"\n[[keys.rate]]\nname = "r"\nmethods = "*"\nlimit = 0\nwindow = "1s"\n`, /rate #1 limit = 0: expected an integer >= 1/],
+    ['keys.toml', `[[keys]]\nname = "a"\nkey = "${PLAIN_KEY}"\n[[keys.rate]]\nname = "r"\nmethods = "*"\nlimit = 0\nwindow = "1s"\n`, /rate #1 limit = 0: expected an integer from 1 to 9007199254740991/],
   ])('%s: %s', async (file, text, message) => {
     const home = homeWith({ [file]: text });
     await expect(startTestGateway({ 'access.keys_file': file }, home)).rejects.toThrow(message);

@@ -196,10 +196,10 @@ exempt = true
 
 describe('bad rules stop start-up with one line', () => {
   it.each([
-    [rule('r', ['eth_*'], 0), /\[\[access.rate\]\] #1 limit = 0: expected an integer >= 1/],
+    [rule('r', ['eth_*'], 0), /\[\[access.rate\]\] #1 limit = 0: expected an integer from 1 to 9007199254740991/],
     [rule('r', ['eth_*'], 1, '1500ms'), /\[\[access.rate\]\] #1 window = "1500ms": expected a duration of whole seconds/],
-    [rule('r', ['eth_*'], 1, '1s', 'team'), /per = "team": expected "ip" or "key"/],
-    [rule('r', ['eth_*'], 1) + rule('r', ['net_*'], 1), /#2 name = "r": expected a name no other rule has/],
+    [rule('r', ['eth_*'], 1, '1s', 'team'), /per = "team": expected one of ip, key/],
+    [rule('r', ['eth_*'], 1) + rule('r', ['net_*'], 1), /#2 name = "r": expected a name not used by another \[\[access.rate\]\]/],
   ])('%s', async (toml, message) => {
     await expect(gatewayWith(toml)).rejects.toThrow(message);
   });

@@ -268,7 +268,7 @@ describe('a bad plugin stops start-up with one line', () => {
     [[fixture('bad-handler.js')], '', /^plugin badhandler: method badhandler_call has a handler that is not a function$/],
     [[fixture('route-clash.js')], '', /^plugin routes: method status is already registered by info$/],
     [['HELLO'], '[plugins.hello]\ngreeting = ""\n', /^config\/gateway\.toml: \[plugins\.hello\] greeting = "": expected a non-empty string$/],
-    [['HELLO'], '[plugins.hello]\ngreting = "x"\n', /^config\/gateway\.toml: \[plugins\.hello\] greting: unknown key of plugin hello \(expected greeting\?\)$/],
+    [['HELLO'], '[plugins.hello]\ngreting = "x"\n', /^config\/gateway\.toml: \[plugins\.hello\] greting = "x": unknown key; did you mean greeting\?$/],
     [['HELLO'], '[plugins.nobody]\nx = 1\n', /^config\/gateway\.toml: \[plugins\.nobody\]: expected the table of a loaded plugin \(loaded: hello, hello-node\)$/],
     [['no-such-plugin-package'], '', /: expected an installed npm package \(npm install no-such-plugin-package\)$/],
   ])('%j %j', async (load, tables, message) => {

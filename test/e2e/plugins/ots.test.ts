@@ -475,9 +475,9 @@ describe('[plugins.ots] max_page_size', () => {
   it('is checked at start-up', () => {
     const plugins = (table: Record<string, unknown>) => ({ load: ['plugins/ots'], node_api: [], tables: { ots: table } });
     expect(() => loadPlugins(plugins({ max_page_size: 0 }), home)).toThrow(
-      'config/gateway.toml: [plugins.ots] max_page_size = 0: expected a whole number from 1 to 65535',
+      'config/gateway.toml: [plugins.ots] max_page_size = 0: expected an integer from 1 to 65535',
     );
-    expect(() => loadPlugins(plugins({ page: 5 }), home)).toThrow('config/gateway.toml: [plugins.ots] page: unknown key of plugin ots (expected one of max_page_size)');
+    expect(() => loadPlugins(plugins({ page: 5 }), home)).toThrow('config/gateway.toml: [plugins.ots] page = 5: unknown key');
     expect(loadPlugins(plugins({}), home)[0].config).toEqual({ max_page_size: 25 });
   });
 });
