@@ -6,6 +6,7 @@ import { CommanderError } from 'commander';
 import { startGateway, type RunningGateway } from './bootstrap';
 import { parseCli, VERSION } from './config/cli';
 import { formatConfigCheck } from './config/config-check';
+import { writeReference } from './config/config-reference';
 import { ConfigError } from './config/config-error';
 import type { AppConfig } from './config/config.types';
 import { resolveConfig } from './config/load-config';
@@ -24,9 +25,14 @@ import { startWorker } from './queue/worker-process';
  * block and readable log lines; elsewhere (or with `json`) every line is a JSON log object.
  * `rpc-gateway plugins --home DIR [flags]`: list the plugins the configuration loads (exit code 1 when a method collides).
  * `rpc-gateway config check --home DIR [flags]`: the effective configuration, its origins and warnings (exit code 1 on an error).
+ * `rpc-gateway config reference [--docs FILE]`: the key reference of docs/configuration.md, from the declarations.
  */
 async function main(): Promise<void> {
   const cli = parseCli(process.argv);
+  if (cli.command === 'config-reference') {
+    process.stdout.write(writeReference(cli.docs));
+    return;
+  }
   const resolved = resolveConfig({ home: cli.home, env: process.env, flags: cli.flags, pluginNamespaces });
   if (cli.command === 'config-check') {
     process.stdout.write(formatConfigCheck(resolved));

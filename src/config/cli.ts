@@ -8,13 +8,16 @@ import { formatDuration } from './duration';
 export interface CliInvocation {
   /**
    * `start` the gateway, list the `plugins` its configuration loads, run only the broadcast queue's
-   * `worker`s, or print the effective configuration (`config check`).
+   * `worker`s, print the effective configuration (`config check`) or the key reference of the docs
+   * (`config reference`).
    */
-  command: 'start' | 'plugins' | 'worker' | 'config-check';
+  command: 'start' | 'plugins' | 'worker' | 'config-check' | 'config-reference';
   /** Absolute home directory. */
   home: string;
   /** Dotted key names to values, as loadConfig takes them. */
   flags: Record<string, string>;
+  /** `config reference --docs FILE`: the markdown file whose reference blocks are rewritten. */
+  docs?: string;
 }
 
 const DEFAULT_HOME = '~/.rpc-gateway';
@@ -64,7 +67,8 @@ export function parseCli(
     for (const [attribute, dotted] of namedFlags) {
       if (options[attribute] !== undefined) flags[dotted] = String(options[attribute]);
     }
-    invocation = { command, home: expandHome((options.home as string | undefined) ?? env.RPCGW_HOME ?? DEFAULT_HOME), flags };
+    const docs = typeof options.docs === 'string' ? { docs: resolve(options.docs) } : {};
+    invocation = { command, home: expandHome((options.home as string | undefined) ?? env.RPCGW_HOME ?? DEFAULT_HOME), flags, ...docs };
   };
   const start = program
     .command('start')
@@ -106,9 +110,8 @@ export function parseCli(
     addConfigFlags,
   );
   configCommand('worker', "Deliver the broadcast queue's transactions (on [queue] redis_url) to the upstream nodes; no RPC listener.");
-  const check = program
-    .command('config')
-    .description('Commands about the configuration files.')
+  const configCommands = program.command('config').description('Commands about the configuration files.');
+  const check = configCommands
     .command('check')
     .description(
       'Print the effective configuration (secrets redacted), where each value came from (file, environment, flag, default) and every warning; exit 1 on an error.',
@@ -116,6 +119,11 @@ export function parseCli(
     .option('--home <dir>', `Home directory holding config/ (default: ${DEFAULT_HOME}, or $RPCGW_HOME).`)
     .option('--set <table.key=value>', 'Set any key of config.toml, app.toml or gateway.toml; repeatable.', collectSetting);
   check.action(invoke('config-check', addConfigFlags(check)));
+  configCommands
+    .command('reference')
+    .description("Print the key reference of docs/configuration.md, written from the keys' declarations (npm run docs:config).")
+    .option('--docs <file>', 'Write it into the <!-- config-reference: … --> blocks of this markdown file instead.')
+    .action(invoke('config-reference', new Map<string, string>()));
 
   program.parse(argv, { from: 'node' });
   return invocation ?? program.help({ error: true });

@@ -16,6 +16,8 @@ export type ValueKind = 'string' | 'boolean' | 'integer' | 'uint64' | 'number' |
  */
 export interface Reading<T> {
   readonly kind: ValueKind;
+  /** What it expects, as errors end (`expected <what>`) and the docs show its range. */
+  readonly what: string;
   readonly check: PropertyDecorator;
   /** Never set: carries the value's TypeScript type to the table's value type. */
   readonly valueType?: T;
@@ -24,6 +26,8 @@ export interface Reading<T> {
 export interface KeySpec<T> extends Reading<T> {
   /** The comment above the key in a written file, its `--help` line and its entry in the docs. */
   readonly doc: string;
+  /** Its fuller description in docs/configuration.md (markdown), where the one-line doc is not enough. */
+  readonly details?: string;
   /** Other names the key is read under; the key's own name wins when a file holds both. */
   readonly aliases?: readonly string[];
   /** Environment variables read when `RPCGW_<TABLE>_<KEY>` is not set (e.g. `REDIS_URL`), first found wins. */

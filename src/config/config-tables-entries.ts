@@ -9,11 +9,9 @@ import { IsIntAtLeast, IsIntBetween, IsMatching, IsMethodGlobList, IsNonEmptyTex
 const HTTP_URL = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
 const WS_URL = /^(wss?:\/\/[^\s/]+(\/[^\s]*)?)?$/;
 
-const endpointKeys = {
-  name: { ...IsNonEmptyText(), doc: 'Names the upstream in logs, metrics and errors; distinct within its list.' },
-  url: { ...IsMatching(HTTP_URL, 'an http:// or https:// URL'), doc: 'http(s):// URL of its JSON-RPC (the node RPC: its /websocket serves subscriptions).' },
-  weight: { ...IsIntBetween(1, 1000), doc: 'Share of the calls it gets among healthy upstreams (1 to 1000).' },
-};
+const name = { ...IsNonEmptyText(), doc: 'Names the upstream in logs, metrics and errors.' };
+const weight = { ...IsIntBetween(1, 1000), doc: 'Share of the calls it gets among the healthy upstreams of its pool.' };
+const httpUrl = (what: string) => ({ ...IsMatching(HTTP_URL, 'an http:// or https:// URL'), doc: what });
 
 export const ENTRY_TABLES = {
   'upstream.node': entryTable({
@@ -21,7 +19,7 @@ export const ENTRY_TABLES = {
     title: 'A node RPC upstream (CometBFT) of upstream mode',
     defaults: { weight: 1 },
     unique: 'name',
-    keys: endpointKeys,
+    keys: { name, url: httpUrl('http(s)://host:port of its node RPC; its /websocket serves subscriptions.'), weight },
   }),
 
   'upstream.evm': entryTable({
@@ -30,7 +28,9 @@ export const ENTRY_TABLES = {
     defaults: { weight: 1, ws: '' },
     unique: 'name',
     keys: {
-      ...endpointKeys,
+      name,
+      url: httpUrl('http(s):// URL of its EVM JSON-RPC.'),
+      weight,
       ws: { ...IsMatching(WS_URL, 'a ws:// or wss:// URL or ""'), doc: 'ws(s):// URL of its WebSocket, for newHeads; "" = no subscription from this upstream.' },
     },
   }),

@@ -5,9 +5,10 @@
  */
 import type { CheckedTable, KeySpecs, ValueKind, ValuesOf } from './config-table-spec';
 import { GATEWAY_FILE_TABLES } from './config-tables-gateway-file';
+import { GATEWAY_TRAFFIC_TABLES } from './config-tables-gateway-traffic';
 import { NODE_FILE_TABLES } from './config-tables-node-files';
 
-export const CONFIG_TABLES = { ...NODE_FILE_TABLES, ...GATEWAY_FILE_TABLES };
+export const CONFIG_TABLES = { ...NODE_FILE_TABLES, ...GATEWAY_FILE_TABLES, ...GATEWAY_TRAFFIC_TABLES };
 
 export type TableName = keyof typeof CONFIG_TABLES;
 

@@ -9,33 +9,39 @@ import type { Reading, ValueKind } from './config-table-spec';
 
 type Message = ValidationOptions['message'];
 
-const reading = <T>(kind: ValueKind, check: PropertyDecorator): Reading<T> => ({ kind, check });
-
-function expecting(message: Message, ...checks: ((options: ValidationOptions) => PropertyDecorator)[]): PropertyDecorator {
-  return (target, property) => {
-    for (const check of checks) check({ message })(target, property);
-  };
-}
+type Check = (options: ValidationOptions) => PropertyDecorator;
 
 const expected = (what: string): string => `expected ${what}`;
 
+/** A reading whose checks all report `message`: `expected <what>` unless the text depends on the values. */
+function readingWith<T>(kind: ValueKind, what: string, message: Message, ...checks: Check[]): Reading<T> {
+  const check: PropertyDecorator = (target, property) => {
+    for (const apply of checks) apply({ message })(target, property);
+  };
+  return { kind, what, check };
+}
+
+const reading = <T>(kind: ValueKind, what: string, ...checks: Check[]): Reading<T> => readingWith(kind, what, expected(what), ...checks);
+
 /** An integer from `min` to 2^53−1, the largest a JavaScript number holds exactly. */
 export function IsIntAtLeast(min: number): Reading<number> {
-  return reading('integer', expecting(
-    expected(`an integer from ${min} to ${Number.MAX_SAFE_INTEGER}`),
+  return reading(
+    'integer',
+    `an integer from ${min} to ${Number.MAX_SAFE_INTEGER}`,
     (o) => IsInt(o),
     (o) => Min(min, o),
     (o) => Max(Number.MAX_SAFE_INTEGER, o),
-  ));
+  );
 }
 
 export function IsIntBetween(min: number, max: number): Reading<number> {
-  return reading('integer', expecting(
-    expected(`an integer from ${min} to ${max}`),
+  return reading(
+    'integer',
+    `an integer from ${min} to ${max}`,
     (o) => IsInt(o),
     (o) => Min(min, o),
     (o) => Max(max, o),
-  ));
+  );
 }
 
 /** The largest value of a node's uint64 keys (gas-cap). */
@@ -43,98 +49,107 @@ export const UINT64_MAX = 2n ** 64n - 1n;
 
 /** A node's uint64 (gas-cap): the loader reads values past 2^53−1 as 2^53−1, no practical difference for a cap. */
 export function IsUint64(): Reading<number> {
-  return reading('uint64', expecting(
-    expected(`an integer from 0 to ${UINT64_MAX}`),
+  return reading(
+    'uint64',
+    `an integer from 0 to ${UINT64_MAX}`,
     (o) => IsInt(o),
     (o) => Min(0, o),
     (o) => Max(Number.MAX_SAFE_INTEGER, o),
-  ));
+  );
 }
 
 export function IsNumberAtLeast(min: number): Reading<number> {
-  return reading('number', expecting(
-    expected(`a number >= ${min}`),
+  return reading(
+    'number',
+    `a number >= ${min}`,
     (o) => IsNumber({ allowNaN: false, allowInfinity: false }, o),
     (o) => Min(min, o),
-  ));
+  );
 }
 
 export function IsNumberBetween(min: number, max: number): Reading<number> {
-  return reading('number', expecting(
-    expected(`a number from ${min} to ${max}`),
+  return reading(
+    'number',
+    `a number from ${min} to ${max}`,
     (o) => IsNumber({ allowNaN: false, allowInfinity: false }, o),
     (o) => Min(min, o),
     (o) => Max(max, o),
-  ));
+  );
 }
 
 /** A duration already resolved to milliseconds by the loader. */
 export function IsDurationAtLeast(minMs: 0 | 1): Reading<number> {
   const what = minMs === 0 ? 'a duration >= 0' : 'a duration > 0';
-  return reading('duration', expecting(
-    expected(`${what}, such as "10s", "500ms" or "1m30s"`),
+  return reading(
+    'duration',
+    `${what}, such as "10s", "500ms" or "1m30s"`,
     (o) => IsInt(o),
     (o) => Min(minMs, o),
-  ));
+  );
 }
 
 export function IsFlag(): Reading<boolean> {
-  return reading('boolean', expecting(expected('true or false'), (o) => IsBoolean(o)));
+  return reading('boolean', 'true or false', (o) => IsBoolean(o));
 }
 
 export function IsNonEmptyText(maxLength = Number.MAX_SAFE_INTEGER): Reading<string> {
   const what = maxLength < Number.MAX_SAFE_INTEGER ? `a non-empty string of at most ${maxLength} characters` : 'a non-empty string';
-  return reading('string', expecting(
-    expected(what),
+  return reading(
+    'string',
+    what,
     (o) => IsString(o),
     (o) => MinLength(1, o),
     (o) => MaxLength(maxLength, o),
-  ));
+  );
 }
 
 export function IsTextList(): Reading<string[]> {
-  return reading('list', expecting(
-    expected('an array of strings'),
+  return reading(
+    'list',
+    'an array of strings',
     (o) => IsArray(o),
     (o) => IsString({ ...o, each: true }),
-  ));
+  );
 }
 
 /** One of `values`; its type is their union (`IsOneOf(['ip', 'key'] as const)`: `'ip' | 'key'`). */
 export function IsOneOf<const V extends readonly string[]>(values: V): Reading<V[number]> {
-  return reading('string', expecting(expected(`one of ${values.join(', ')}`), (o) => IsIn([...values], o)));
+  return reading('string', `one of ${values.join(', ')}`, (o) => IsIn([...values], o));
 }
 
 export function IsMatching(pattern: RegExp, what: string): Reading<string> {
-  return reading('string', expecting(
-    expected(what),
+  return reading(
+    'string',
+    what,
     (o) => IsString(o),
     (o) => Matches(pattern, o),
-  ));
+  );
 }
 
 /** Method names or globs (`*` = any characters), at least one; a file may give one as a string. */
 export function IsMethodGlobList(): Reading<string[]> {
   const glob = /^[A-Za-z0-9_.*-]+$/;
-  return reading('comma-list', expecting(
-    expected('a method name or glob, or an array of them, such as ["eth_getLogs", "debug_*"]'),
+  return reading(
+    'comma-list',
+    'a method name or glob, or an array of them, such as ["eth_getLogs", "debug_*"]',
     (o) => IsArray(o),
     (o) =>
       ValidateBy(
         { name: 'isMethodGlobList', validator: { validate: (value: unknown[]) => value.length > 0 && value.every((g) => typeof g === 'string' && glob.test(g)) } },
         o,
       ),
-  ));
+  );
 }
 
 /** A duration of whole seconds, at least one (a rate-limit window). */
 export function IsWholeSeconds(): Reading<number> {
-  return reading('duration', expecting(
-    expected('a duration of whole seconds, such as "1s" or "1m"'),
+  return reading(
+    'duration',
+    'a duration of whole seconds, such as "1s" or "1m"',
     (o) => IsInt(o),
     (o) => Min(1000, o),
     (o) => ValidateBy({ name: 'isWholeSeconds', validator: { validate: (value: number) => value % 1000 === 0 } }, o),
-  ));
+  );
 }
 
 const HOST = String.raw`(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]*)`;
@@ -149,8 +164,9 @@ export function IsHostPort(): Reading<string> {
 
 /** CometBFT's `laddr`: comma-separated `tcp://host:port` or `unix:///path` entries. */
 export function IsListenAddressList(): Reading<string> {
-  return reading('string', expecting(
-    expected('comma-separated tcp://host:port or unix:///path addresses'),
+  return reading(
+    'string',
+    'comma-separated tcp://host:port or unix:///path addresses',
     (o) => IsString(o),
     (o) =>
       ValidateBy(
@@ -160,7 +176,7 @@ export function IsListenAddressList(): Reading<string> {
         },
         o,
       ),
-  ));
+  );
 }
 
 /** "" (no TLS) or the path of a `.pem` file, as Evmos checks its `[tls]` paths. */
@@ -178,7 +194,9 @@ export function IsUrlOrEmpty(schemes: readonly string[]): Reading<string> {
 export function IsIntAtLeastKey(otherKey: string): Reading<number> {
   const message = (args: ValidationArguments): string =>
     expected(`an integer >= ${otherKey} (${String((args.object as Record<string, unknown>)[otherKey])})`);
-  return reading('integer', expecting(
+  return readingWith(
+    'integer',
+    `an integer >= ${otherKey}`,
     message,
     (o) => IsInt(o),
     (o) =>
@@ -194,7 +212,7 @@ export function IsIntAtLeastKey(otherKey: string): Reading<number> {
         },
         o,
       ),
-  ));
+  );
 }
 
 /**
@@ -209,7 +227,9 @@ export function IsNamespaceList(allowed: (object: object) => readonly string[]):
     }
     return expected(`distinct namespaces among ${allowed(args.object).join(', ')}`);
   };
-  return reading('comma-list', expecting(
+  return readingWith(
+    'comma-list',
+    `distinct namespaces among ${allowed({}).join(', ')} or a plugin's; at least one while enable = true`,
     message,
     (o) => IsArray(o),
     (o) =>
@@ -231,16 +251,17 @@ export function IsNamespaceList(allowed: (object: object) => readonly string[]):
         },
         o,
       ),
-  ));
+  );
 }
 
 /** IP addresses or CIDR ranges (`10.0.0.0/8`, `::1`, `fd00::/8`). */
 export function IsCidrList(): Reading<string[]> {
-  return reading('list', expecting(
-    expected('an array of IP addresses or CIDR ranges, such as "10.0.0.0/8" or "::1"'),
+  return reading(
+    'list',
+    'an array of IP addresses or CIDR ranges, such as "10.0.0.0/8" or "::1"',
     (o) => IsArray(o),
     (o) => ValidateBy({ name: 'isCidrList', validator: { validate: (value: unknown[]) => value.every((entry) => typeof entry === 'string' && isCidr(entry)) } }, o),
-  ));
+  );
 }
 
 /** An IP address, or an address and a prefix length within its family's bits. */

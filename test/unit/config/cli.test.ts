@@ -195,3 +195,11 @@ describe('rpc-gateway plugins', () => {
     });
   });
 });
+
+describe('rpc-gateway config reference', () => {
+  it('prints the reference, or names the docs file to write it into', () => {
+    expect(run(['config', 'reference']).invocation).toMatchObject({ command: 'config-reference' });
+    expect(run(['config', 'reference']).invocation?.docs).toBeUndefined();
+    expect(run(['config', 'reference', '--docs', 'docs/configuration.md']).invocation?.docs).toBe(join(process.cwd(), 'docs', 'configuration.md'));
+  });
+});
