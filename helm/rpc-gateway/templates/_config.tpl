@@ -112,3 +112,12 @@ gateway's default applies).
 # Rendered by the rpc-gateway Helm chart from its values; keys as in docs/configuration.md.
 {{- include "rpc-gateway.toml.table" (dict "path" "" "table" . "header" false) }}
 {{ end }}
+
+{{/* The ConfigMap's data: config.toml, app.toml and gateway.toml (the config check hook has a copy). */}}
+{{- define "rpc-gateway.configMapData" -}}
+{{- $files := include "rpc-gateway.configDocuments" . | fromJson }}
+{{- range $file := list "config.toml" "app.toml" "gateway.toml" }}
+{{ $file }}: |
+  {{- include "rpc-gateway.toml.file" (index $files $file) | nindent 2 }}
+{{- end }}
+{{- end }}

@@ -69,6 +69,16 @@ app.kubernetes.io/component: {{ .component }}
 {{- if and (not .Values.secret.existingSecret) (or .Values.secret.data (and .Values.redis.external.enabled .Values.redis.external.url)) }}true{{ end }}
 {{- end }}
 
+{{/* The data of the chart's own Secret (the config check hook has a copy). */}}
+{{- define "rpc-gateway.secretData" -}}
+{{- if and .Values.redis.external.enabled .Values.redis.external.url }}
+{{ .Values.redis.external.secretKey }}: {{ .Values.redis.external.url | b64enc | quote }}
+{{- end }}
+{{- range $key, $value := .Values.secret.data }}
+{{ $key }}: {{ $value | toString | b64enc | quote }}
+{{- end }}
+{{- end }}
+
 {{- define "rpc-gateway.redisName" -}}
 {{- printf "%s-redis" (include "rpc-gateway.fullname" .) | trunc 63 | trimSuffix "-" }}
 {{- end }}

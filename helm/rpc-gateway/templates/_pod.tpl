@@ -62,31 +62,38 @@ console.log(`wrote ${target}/config.toml, app.toml, gateway.toml`);
 
 {{/* Environment of the gateway and the workers: the home, Redis URLs and other values from the Secret. */}}
 {{- define "rpc-gateway.env" -}}
+{{- include "rpc-gateway.envWith" (dict "root" . "secretName" (include "rpc-gateway.secretName" .)) }}
+{{- end }}
+
+{{/* The same, with the Secret's values read from `secretName` (the config check hook's copy before install). */}}
+{{- define "rpc-gateway.envWith" -}}
+{{- $root := .root }}
+{{- $secretName := .secretName -}}
 - name: RPCGW_HOME
-  value: {{ .Values.homeDir | quote }}
-{{- if include "rpc-gateway.redisEnabled" . }}
+  value: {{ $root.Values.homeDir | quote }}
+{{- if include "rpc-gateway.redisEnabled" $root }}
 {{- range $table := list "cache" "queue" "access" }}
-{{- if index $.Values.redis $table }}
+{{- if index $root.Values.redis $table }}
 - name: RPCGW_{{ upper $table }}_REDIS_URL
-{{- if $.Values.redis.embedded.enabled }}
-  value: {{ printf "redis://%s:6379/0" (include "rpc-gateway.redisName" $) | quote }}
+{{- if $root.Values.redis.embedded.enabled }}
+  value: {{ printf "redis://%s:6379/0" (include "rpc-gateway.redisName" $root) | quote }}
 {{- else }}
   valueFrom:
     secretKeyRef:
-      name: {{ include "rpc-gateway.secretName" $ }}
-      key: {{ $.Values.redis.external.secretKey }}
+      name: {{ $secretName }}
+      key: {{ $root.Values.redis.external.secretKey }}
 {{- end }}
 {{- end }}
 {{- end }}
 {{- end }}
-{{- range $variable, $key := .Values.secret.env }}
+{{- range $variable, $key := $root.Values.secret.env }}
 - name: {{ $variable }}
   valueFrom:
     secretKeyRef:
-      name: {{ include "rpc-gateway.secretName" $ }}
+      name: {{ $secretName }}
       key: {{ $key }}
 {{- end }}
-{{- with .Values.tracing }}
+{{- with $root.Values.tracing }}
 {{- if .endpoint }}
 - name: OTEL_EXPORTER_OTLP_ENDPOINT
   value: {{ .endpoint | quote }}
@@ -97,15 +104,15 @@ console.log(`wrote ${target}/config.toml, app.toml, gateway.toml`);
 - name: OTEL_TRACES_SAMPLER_ARG
   value: {{ .sampleRatio | quote }}
 - name: OTEL_SERVICE_NAME
-  value: {{ .serviceName | default (include "rpc-gateway.fullname" $) | quote }}
+  value: {{ .serviceName | default (include "rpc-gateway.fullname" $root) | quote }}
 {{- end }}
 {{- end }}
-{{- with .Values.extraEnv }}
+{{- with $root.Values.extraEnv }}
 {{ toYaml . }}
 {{- end }}
 {{- end }}
 
-{{/* Volumes of the gateway and the workers: home, /tmp, config, upstream secrets, plugins. */}}
+{{/* Volumes of the gateway and the workers: home, /tmp, config, upstream secrets, plugins (`configMap` and `secretName` name other copies of the config and the Secret). */}}
 {{- define "rpc-gateway.volumes" -}}
 {{- $root := .root }}
 - name: home
@@ -121,12 +128,12 @@ console.log(`wrote ${target}/config.toml, app.toml, gateway.toml`);
     sizeLimit: 64Mi
 - name: config
   configMap:
-    name: {{ include "rpc-gateway.fullname" $root }}-config
+    name: {{ .configMap | default (printf "%s-config" (include "rpc-gateway.fullname" $root)) }}
 {{- $keys := include "rpc-gateway.upstreamSecretKeys" $root | fromJsonArray }}
 {{- if $keys }}
 - name: upstream-secrets
   secret:
-    secretName: {{ include "rpc-gateway.secretName" $root }}
+    secretName: {{ .secretName | default (include "rpc-gateway.secretName" $root) }}
     items:
       {{- range $keys }}
       - key: {{ . }}
