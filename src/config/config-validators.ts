@@ -11,6 +11,12 @@ type Message = ValidationOptions['message'];
 
 type Check = (options: ValidationOptions) => PropertyDecorator;
 
+/** A check by a function of the value (and, through `args.object`, of the table it is read into). */
+const satisfying =
+  <V>(name: string, validate: (value: V, args?: ValidationArguments) => boolean): Check =>
+  (o) =>
+    ValidateBy({ name, validator: { validate } }, o);
+
 const expected = (what: string): string => `expected ${what}`;
 
 /** A reading whose checks all report `message`: `expected <what>` unless the text depends on the values. */
@@ -133,11 +139,7 @@ export function IsMethodGlobList(): Reading<string[]> {
     'comma-list',
     'a method name or glob, or an array of them, such as ["eth_getLogs", "debug_*"]',
     (o) => IsArray(o),
-    (o) =>
-      ValidateBy(
-        { name: 'isMethodGlobList', validator: { validate: (value: unknown[]) => value.length > 0 && value.every((g) => typeof g === 'string' && glob.test(g)) } },
-        o,
-      ),
+    satisfying('isMethodGlobList', (value: unknown[]) => value.length > 0 && value.every((g) => typeof g === 'string' && glob.test(g))),
   );
 }
 
@@ -148,7 +150,7 @@ export function IsWholeSeconds(): Reading<number> {
     'a duration of whole seconds, such as "1s" or "1m"',
     (o) => IsInt(o),
     (o) => Min(1000, o),
-    (o) => ValidateBy({ name: 'isWholeSeconds', validator: { validate: (value: number) => value % 1000 === 0 } }, o),
+    satisfying('isWholeSeconds', (value: number) => value % 1000 === 0),
   );
 }
 
@@ -168,14 +170,7 @@ export function IsListenAddressList(): Reading<string> {
     'string',
     'comma-separated tcp://host:port or unix:///path addresses',
     (o) => IsString(o),
-    (o) =>
-      ValidateBy(
-        {
-          name: 'isListenAddressList',
-          validator: { validate: (value: string) => value.split(',').every((entry) => LISTEN_ADDRESS.test(entry.trim())) },
-        },
-        o,
-      ),
+    satisfying('isListenAddressList', (value: string) => value.split(',').every((entry) => LISTEN_ADDRESS.test(entry.trim()))),
   );
 }
 
@@ -199,19 +194,10 @@ export function IsIntAtLeastKey(otherKey: string): Reading<number> {
     `an integer >= ${otherKey}`,
     message,
     (o) => IsInt(o),
-    (o) =>
-      ValidateBy(
-        {
-          name: 'isIntAtLeastKey',
-          validator: {
-            validate: (value: number, args?: ValidationArguments) => {
-              const other = (args?.object as Record<string, unknown>)[otherKey];
-              return typeof other !== 'number' || value >= other;
-            },
-          },
-        },
-        o,
-      ),
+    satisfying('isIntAtLeastKey', (value: number, args) => {
+      const other = (args?.object as Record<string, unknown>)[otherKey];
+      return typeof other !== 'number' || value >= other;
+    }),
   );
 }
 
@@ -232,25 +218,12 @@ export function IsNamespaceList(allowed: (object: object) => readonly string[]):
     `distinct namespaces among ${allowed({}).join(', ')} or a plugin's; at least one while enable = true`,
     message,
     (o) => IsArray(o),
-    (o) =>
-      ValidateBy(
-        {
-          name: 'isNamespaceList',
-          validator: {
-            validate: (value: unknown[], args?: ValidationArguments) => {
-              const object = args?.object ?? {};
-              const known = allowed(object);
-              const enabled = (object as { enable?: unknown }).enable === true;
-              return (
-                value.every((name) => typeof name === 'string' && known.includes(name)) &&
-                new Set(value).size === value.length &&
-                (!enabled || value.length > 0)
-              );
-            },
-          },
-        },
-        o,
-      ),
+    satisfying('isNamespaceList', (value: unknown[], args) => {
+      const object = args?.object ?? {};
+      const known = allowed(object);
+      const enabled = (object as { enable?: unknown }).enable === true;
+      return value.every((name) => typeof name === 'string' && known.includes(name)) && new Set(value).size === value.length && (!enabled || value.length > 0);
+    }),
   );
 }
 
@@ -260,7 +233,7 @@ export function IsCidrList(): Reading<string[]> {
     'list',
     'an array of IP addresses or CIDR ranges, such as "10.0.0.0/8" or "::1"',
     (o) => IsArray(o),
-    (o) => ValidateBy({ name: 'isCidrList', validator: { validate: (value: unknown[]) => value.every((entry) => typeof entry === 'string' && isCidr(entry)) } }, o),
+    satisfying('isCidrList', (value: unknown[]) => value.every((entry) => typeof entry === 'string' && isCidr(entry))),
   );
 }
 
