@@ -1,4 +1,4 @@
-/** The shape of the config tables' data (config-tables.ts): files, value kinds, keys and tables. */
+/** The shape of the config tables' data (config-tables.ts, config-tables-entries.ts): files, value kinds, keys and tables. */
 
 export type ConfigFileName = 'config.toml' | 'app.toml' | 'gateway.toml';
 

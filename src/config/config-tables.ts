@@ -1,7 +1,8 @@
 /**
- * Every table and key the gateway reads, as data: the file it lives in, how its value is read, its
- * default and a one-line description. The written default files, the environment and flag names, the
- * `--help` text and validation all come from here.
+ * Every table and key the gateway reads, as data: the file it lives in, how its value is read and
+ * checked (its validator), its default and a one-line description. The types, the written default files,
+ * the environment and flag names, the `--help` text, validation and the docs' key reference all come
+ * from here; the arrays of tables (`[[upstream.node]]`, `[[access.rate]]`) are in config-tables-entries.ts.
  */
 import type { CheckedTable, KeySpecs, ValueKind, ValuesOf } from './config-table-spec';
 import { GATEWAY_FILE_TABLES } from './config-tables-gateway-file';
