@@ -134,7 +134,7 @@ export const GATEWAY_FILE_TABLES = {
     title: 'Response cache',
     defaults: { max_bytes: 67_108_864, redis_url: '', redis_ttl: 86_400_000, redis_timeout: 100, redis_key_prefix: 'rpcgw:cache:' },
     keys: {
-      max_bytes: { ...IsIntAtLeast(0), doc: 'Memory the response cache may use, in bytes; 0 = nothing kept in memory.' },
+      max_bytes: { ...IsIntAtLeast(0), doc: "Memory each interface's response cache may use (each upstream pool's, or the embedded devnet's), in bytes; 0 = nothing kept in memory." },
       redis_url: {
         ...IsUrlOrEmpty(['redis', 'rediss']),
         doc: 'Redis URL (redis:// or rediss://) where replicas share immutable answers; "" = memory only.',

@@ -1,5 +1,5 @@
 /**
- * The chart's `rpc-gateway config check` hook, rendered by the real `helm` binary (helm-support.ts): a
+ * The chart's `rpc-gateway config check` hook, rendered by the real `helm` binary (test/support/helm.ts): a
  * pre-install / pre-upgrade Job whose pod gets the release's config files as the gateway's pods get them
  * and runs the check on them, so a bad config fails the install or upgrade.
  */
@@ -7,7 +7,7 @@ import { ConfigError } from '../../src/config/config-error';
 import { parseCli } from '../../src/config/cli';
 import { formatConfigCheck } from '../../src/config/config-check';
 import { resolveConfig } from '../../src/config/load-config';
-import { container, envOf, find, helm, ok, one, podHome, PRODUCTION, removeHelmTmp, template, CHART, type Manifest } from './helm-support';
+import { container, envOf, find, helm, ok, one, podHome, PRODUCTION, removeHelmTmp, template, CHART, type Manifest } from '../support/helm';
 
 afterAll(removeHelmTmp);
 

@@ -1,9 +1,9 @@
 /**
  * The Helm chart's other set-ups (its own Secret, API keys, Redis, autoscaling, plugins) and the schema's
- * and the templates' refusals, rendered by the real `helm` binary (helm-support.ts).
+ * and the templates' refusals, rendered by the real `helm` binary (test/support/helm.ts).
  */
 import { parse as parseToml } from 'smol-toml';
-import { CHART, container, envOf, find, helm, ok, one, podConfig, PRODUCTION, refusedRender, removeHelmTmp, template, type Manifest } from './helm-support';
+import { CHART, container, envOf, find, helm, ok, one, podConfig, PRODUCTION, refusedRender, removeHelmTmp, template, type Manifest } from '../support/helm';
 
 afterAll(removeHelmTmp);
 

@@ -1,5 +1,5 @@
 /**
- * The Helm chart, rendered by the real `helm` binary (helm-support.ts): `helm lint --strict`, `helm
+ * The Helm chart, rendered by the real `helm` binary (test/support/helm.ts): `helm lint --strict`, `helm
  * template` with the default values and with values-production.yaml, `helm install --dry-run=client`.
  * The rendered manifests are parsed and checked; the rendered config.toml, app.toml and gateway.toml go
  * through the pods' own init step into a home and are loaded by the gateway's config loader. Other
@@ -14,7 +14,7 @@ import { CONFIG_TABLES, TABLE_NAMES, tableSpec } from '../../src/config/config-t
 import { loadConfig } from '../../src/config/load-config';
 import { UPSTREAM_DEFAULTS } from '../../src/config/upstream-config';
 import { declareFamilies } from '../../src/metrics/metric-families';
-import { CHART, container, envOf, FILES, find, helm, ok, one, podConfig, PRODUCTION, removeHelmTmp, ROOT, template, tmp, yaml, type Manifest } from './helm-support';
+import { CHART, container, envOf, FILES, find, helm, ok, one, podConfig, PRODUCTION, removeHelmTmp, ROOT, template, tmp, yaml, type Manifest } from '../support/helm';
 
 afterAll(removeHelmTmp);
 
