@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessService } from '../../../access/access.service';
 import { Door, retryAfterSeconds, type Pass } from '../../../access/door';
 import { GatewayConfigService } from '../../../config/gateway-config.service';
-import { readTlsFiles } from '../../../config/tls-files';
 import type { Caller } from '../../../rpc/call-context';
 import type { RpcEngine } from '../../../rpc/engine';
 import { errorAnswer } from '../../../rpc/envelope';
@@ -14,6 +13,7 @@ import { corsOf, RS_CORS_DEFAULT, type HeaderList } from '../../../rpc/http/cors
 import { emptyReply, httpError } from '../../../rpc/http/plain-replies';
 import { Listeners } from '../../../rpc/listeners';
 import { RPC_ENGINE } from '../../../rpc/registration';
+import { evmListenerBase } from '../evm-listener';
 import { refuseRequest } from './request-checks';
 
 /**
@@ -40,16 +40,11 @@ export class EvmHttpTransport implements OnModuleInit {
   }
 
   onModuleInit(): void {
+    const base = evmListenerBase(this.config, 'address');
+    if (base === undefined) return;
     const rpc = this.config.jsonRpc;
-    if (!rpc.enable) return;
-    const tls = readTlsFiles(this.config.all, 'evm');
     this.listeners.add({
-      rpc: 'evm',
-      address: rpc.address,
-      scheme: 'http',
-      setting: 'config/app.toml: [json-rpc] address',
-      tls,
-      maxConnections: rpc['max-open-connections'],
+      ...base,
       // Go's ReadTimeout covers the whole request, headers included.
       timeouts: { keepAlive: rpc['http-idle-timeout'], request: rpc['http-timeout'], headers: rpc['http-timeout'] },
       handle: (req, res) => this.onRequest(req, res),

@@ -4,7 +4,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessService } from '../../../access/access.service';
 import { Door } from '../../../access/door';
 import { GatewayConfigService } from '../../../config/gateway-config.service';
-import { readTlsFiles } from '../../../config/tls-files';
 import type { RpcEngine } from '../../../rpc/engine';
 import { LimitError } from '../../../rpc/errors';
 import { Listeners } from '../../../rpc/listeners';
@@ -12,6 +11,7 @@ import { RPC_ENGINE } from '../../../rpc/registration';
 import { UnfinishedBytes } from '../../../rpc/unfinished-bytes';
 import { wsDeflateOf } from '../../../rpc/ws-deflate';
 import { JsonRpcWsGateway } from '../../../rpc/ws-gateway';
+import { evmListenerBase } from '../evm-listener';
 import { originAllowed } from './origin-check';
 
 /** go-ethereum's WebSocket keep-alive: ping every 30 s, close when nothing came back for a minute. */
@@ -54,16 +54,10 @@ export class EvmWsGateway extends JsonRpcWsGateway implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    const rpc = this.config.jsonRpc;
-    if (!rpc.enable) return;
-    const tls = readTlsFiles(this.config.all, 'evm');
+    const base = evmListenerBase(this.config, 'ws-address');
+    if (base === undefined) return;
     this.listeners.add({
-      rpc: 'evm',
-      address: rpc['ws-address'],
-      scheme: 'ws',
-      setting: 'config/app.toml: [json-rpc] ws-address',
-      tls,
-      maxConnections: rpc['max-open-connections'],
+      ...base,
       handle: (req, res) => this.onPlainRequest(req, res),
       upgrade: (req, socket, head) => this.upgrade(req, socket, head),
       websockets: this,
