@@ -35,11 +35,14 @@ export class UnfinishedBytes {
     let mine = 0;
     const set = (bytes: number): boolean => {
       const ipHeld = this.heldBy(ip) + bytes - mine;
-      this.total += bytes - mine;
+      const total = this.total + bytes - mine;
+      // Refused, it keeps what it held until its transport closes it: the budget is never over.
+      if (bytes > mine && ((this.maxPerIp > 0 && ipHeld > this.maxPerIp) || (this.max > 0 && total > this.max))) return false;
+      this.total = total;
       mine = bytes;
       if (ipHeld > 0) this.byIp.set(ip, ipHeld);
       else this.byIp.delete(ip);
-      return !(this.maxPerIp > 0 && ipHeld > this.maxPerIp) && !(this.max > 0 && this.total > this.max);
+      return true;
     };
     return { set, release: () => void set(0) };
   }
