@@ -234,11 +234,9 @@ export class BullQueue implements BroadcastQueue {
     // reconnect (it cancels the reconnect, then waits for an `end` that ioredis never emits), and a forced
     // close after it returns that same promise: the worker's timers would run forever. So connections
     // that are about to reconnect are given the time to (Redis is up), and a forced close is the only one
-    // tried while Redis is away. Either way the reconnects already due run now (while Redis is away, they
-    // fail and, the queue closed, try no more): BullMQ's own connections cannot be disconnected before
-    // they are ready, so a try of theirs would otherwise come after close.
+    // tried while Redis is away.
     const settling = this.reconnectingUntil - Date.now();
-    if (settling > 0) await new Promise((r) => setTimeout(r, settling + RECONNECT_SETTLE_MS));
+    if (this.up && settling > 0) await new Promise((r) => setTimeout(r, settling + RECONNECT_SETTLE_MS));
     const grace = this.up ? SHUTDOWN_GRACE_MS : 0;
     const graceful = await settlesWithin(Promise.all(this.workers.map((w) => w.close())), grace);
     if (!graceful) {
