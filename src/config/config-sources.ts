@@ -81,7 +81,21 @@ export function envSettings(env: Readonly<Record<string, string | undefined>>): 
 }
 
 // Flags match keys whatever the case and whether words are joined by "-" or "_".
-const flagKey = (dotted: string): string => dotted.toLowerCase().replace(/_/g, '-');
+export const flagKey = (dotted: string): string => dotted.toLowerCase().replace(/_/g, '-');
+
+/** `plugins.<name>.<key>`: a key of a plugin's own table, which the plugin's declaration reads. */
+const isPluginFlag = (dotted: string): boolean => /^plugins\.[^.]+\.[^.]+$/.test(flagKey(dotted));
+
+/** The flags of the gateway's own tables, and those of plugins' tables (`plugins.<name>.<key>`). */
+export function splitPluginFlags(flags: Readonly<Record<string, string>>): [Record<string, string>, Record<string, string>] {
+  const entries = Object.entries(flags);
+  return [Object.fromEntries(entries.filter(([flag]) => !isPluginFlag(flag))), Object.fromEntries(entries.filter(([flag]) => isPluginFlag(flag)))];
+}
+
+/** The environment variables that may set plugins' keys (`RPCGW_PLUGINS_…`). */
+export function pluginEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith('RPCGW_PLUGINS_') && entry[1] !== undefined));
+}
 
 /** Dotted flag names (`rpc.laddr`, `json-rpc.api`) to string values; an unknown key is an error. */
 export function flagSettings(flags: Readonly<Record<string, string>>): Setting[] {

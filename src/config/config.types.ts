@@ -34,6 +34,15 @@ export type AccessConfig = TableValue<'access'> & { rate: RateRule[] };
 /** `[limits]` of gateway.toml. */
 export type LimitsConfig = TableValue<'limits'>;
 
+/**
+ * Plugin keys set outside gateway.toml: `RPCGW_PLUGINS_<NAME>_<KEY>` variables and `--set
+ * plugins.<name>.<key>=…` flags, read by each plugin's declaration when the plugin is loaded.
+ */
+export interface PluginOverrides {
+  readonly env: Readonly<Record<string, string>>;
+  readonly flags: Readonly<Record<string, string>>;
+}
+
 /** `gateway.toml`: what belongs to the gateway itself. */
 export interface GatewayOwnConfig {
   backend: TableValue<'backend'>;
@@ -42,7 +51,7 @@ export interface GatewayOwnConfig {
   cache: TableValue<'cache'>;
   filters: TableValue<'filters'>;
   /** `[plugins]`, and each plugin's own `[plugins.<name>]` table as written (the plugin validates it). */
-  plugins: TableValue<'plugins'> & { tables: Record<string, Record<string, unknown>> };
+  plugins: TableValue<'plugins'> & { tables: Record<string, Record<string, unknown>>; overrides: PluginOverrides };
   log: TableValue<'log'>;
   /** `[upstream]` with its `[[upstream.node]]` and `[[upstream.evm]]` lists. */
   upstream: UpstreamConfig;

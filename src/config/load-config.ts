@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { AppConfig } from './config.types';
-import { envSettings, fileSettings, flagSettings, type Setting } from './config-sources';
+import { envSettings, fileSettings, flagSettings, pluginEnv, splitPluginFlags, type Setting } from './config-sources';
 import { isTomlTable, readConfigFile } from './config-files';
 import { TABLE_NAMES, type TableName } from './config-tables';
 import type { ConfigFileName } from './config-table-spec';
@@ -55,17 +55,18 @@ export function resolveConfig(options: LoadConfigOptions): ResolvedConfig {
   const documents = Object.fromEntries(CONFIG_FILE_NAMES.map((file) => [file, readConfigFile(home, file)])) as Record<ConfigFileName, Record<string, unknown>>;
   const warnings = checkFileKeys(documents);
   const byTable = new Map<TableName, Map<string, Setting>>(TABLE_NAMES.map((name) => [name, new Map()]));
+  const [ownFlags, pluginFlags] = splitPluginFlags(options.flags ?? {});
   const settings = [
     ...fileSettings(documents),
     ...envSettings(options.env ?? {}),
-    ...flagSettings(options.flags ?? {}),
+    ...flagSettings(ownFlags),
   ];
   for (const setting of settings) byTable.get(setting.table)?.set(setting.key, setting);
   const origins = new Map(settings.map((s) => [`${s.table}.${s.key}`, s.origin]));
 
   let extraNamespaces: readonly string[] = [];
   const table = <N extends TableName>(name: N) => resolveTable(name, byTable.get(name) ?? new Map(), extraNamespaces);
-  const plugins = { ...table('plugins'), tables: pluginTables(documents['gateway.toml']) };
+  const plugins = { ...table('plugins'), tables: pluginTables(documents['gateway.toml']), overrides: { env: pluginEnv(options.env ?? {}), flags: pluginFlags } };
   extraNamespaces = options.pluginNamespaces?.(plugins, home) ?? [];
   const config: AppConfig = {
     home,

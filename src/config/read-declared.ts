@@ -8,18 +8,45 @@ import { ConfigError } from './config-error';
 import { fileLabel, isTomlTable } from './config-files';
 import { entrySpec, type EntryName, type EntryValue } from './config-tables-entries';
 import { renderToml } from './config-template';
+import { flagKey } from './config-sources';
+import { envName } from './config-tables';
 import { nearestName, suggestion } from './nearest-name';
 import { resolveValues, type Declared, type KeySetting, type Place } from './validate-config';
 
 /** A table's values: its keys, each checked and read by its declaration, over the defaults. */
-export function readTable(spec: Declared, table: Readonly<Record<string, unknown>>, place: Place): Record<string, unknown> {
+export function readTable(spec: Declared, table: Readonly<Record<string, unknown>>, place: Place, overrides?: TableOverrides): Record<string, unknown> {
   const known = Object.keys(spec.keys);
   const settings = new Map<string, KeySetting>();
   for (const [key, raw] of Object.entries(table)) {
     if (!known.includes(key)) throw new ConfigError(`${place.file}: ${place.label} ${key} = ${renderToml(raw)}: unknown key${suggestion(nearestName(key, known))}`);
     settings.set(key, { name: key, raw, source: 'toml', origin: place.file });
   }
+  if (overrides !== undefined) {
+    for (const key of known) {
+      const variable = envName(overrides.table, key);
+      const raw = overrides.env[variable];
+      if (raw !== undefined) settings.set(key, { name: key, raw, source: 'text', origin: `environment ${variable}` });
+    }
+    for (const [flag, raw] of Object.entries(overrides.flags)) {
+      const key = known.find((k) => flagKey(`${overrides.table}.${k}`) === flagKey(flag));
+      if (key === undefined) {
+        const named = flag.slice(flag.lastIndexOf('.') + 1);
+        throw new ConfigError(`flag --set ${flag} = ${JSON.stringify(raw)}: unknown key of ${place.label}${suggestion(nearestName(named, known))}`);
+      }
+      settings.set(key, { name: key, raw, source: 'text', origin: `flag --set ${flag}` });
+    }
+  }
   return resolveValues(spec, settings, place);
+}
+
+/**
+ * What sets a table's keys besides its file, over it: environment variables named as `envName(table, key)`
+ * gives them, and flags `<table>.<key>` (those of this table only).
+ */
+export interface TableOverrides {
+  readonly table: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly flags: Readonly<Record<string, string>>;
 }
 
 /** The entries of a list as a parsed document holds it (undefined: none). */

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { ConfigError } from '../config/config-error';
-import type { GatewayOwnConfig } from '../config/config.types';
+import type { GatewayOwnConfig, PluginOverrides } from '../config/config.types';
+import { flagKey } from '../config/config-sources';
 import { EVM_NAMESPACES } from '../config/config-choices';
 import { NODE_CATEGORIES } from '../node-rpc/categories';
 import { RPC_NAMESPACE } from '../evm-rpc/core/rpc-modules';
@@ -107,12 +108,16 @@ function builtIn(rpc: 'evm' | 'node'): ReadonlySet<string> {
   return new Set(rpc === 'evm' ? [...EVM_NAMESPACES, RPC_NAMESPACE] : NODE_CATEGORIES);
 }
 
+/** What the loader reads of the configuration: `[plugins]`, the plugins' tables, and their keys set outside the file. */
+export type PluginSettings = Pick<GatewayOwnConfig['plugins'], 'load' | 'tables'> & { readonly overrides?: PluginOverrides };
+
 /**
  * Loads the plugins `[plugins] load` names, in order: resolves each, checks its manifest, the plugin
  * API version, that its namespaces clash with no built-in one nor another plugin's, and validates its
- * `[plugins.<name>]` table. Any failure is one ConfigError line.
+ * `[plugins.<name>]` table (with its keys set by environment variables and flags). Any failure is one
+ * ConfigError line.
  */
-export function loadPlugins(settings: Pick<GatewayOwnConfig['plugins'], 'load' | 'tables'>, home: string): LoadedPlugin[] {
+export function loadPlugins(settings: PluginSettings, home: string): LoadedPlugin[] {
   const loaded: LoadedPlugin[] = [];
   const owners = new Map<string, string>();
   for (const spec of settings.load) {
@@ -132,24 +137,33 @@ export function loadPlugins(settings: Pick<GatewayOwnConfig['plugins'], 'load' |
         if (owner !== undefined) fail(spec, `plugin ${manifest.name}'s namespace ${namespace} not to be plugin ${owner}'s too`);
         owners.set(key, manifest.name);
       }
-      loaded.push({ manifest, spec, file, config: validateTable(manifest, settings.tables[manifest.name] ?? {}) });
+      loaded.push({ manifest, spec, file, config: validateTable(manifest, settings.tables[manifest.name] ?? {}, settings.overrides) });
     }
   }
-  const unknown = Object.keys(settings.tables).filter((name) => !loaded.some((p) => p.manifest.name === name));
-  if (unknown.length > 0) throw new ConfigError(`config/gateway.toml: [plugins.${unknown[0]}]: expected the table of a loaded plugin (loaded: ${loaded.map((p) => p.manifest.name).join(', ') || 'none'})`);
+  const names = loaded.map((p) => p.manifest.name);
+  const loadedList = names.join(', ') || 'none';
+  const unknown = Object.keys(settings.tables).filter((name) => !names.includes(name));
+  if (unknown.length > 0) throw new ConfigError(`config/gateway.toml: [plugins.${unknown[0]}]: expected the table of a loaded plugin (loaded: ${loadedList})`);
+  const stray = Object.keys(settings.overrides?.flags ?? {}).find((flag) => !names.includes(flagKey(flag).split('.')[1]));
+  if (stray !== undefined) throw new ConfigError(`flag --set ${stray}: expected a key of a loaded plugin's table (loaded: ${loadedList})`);
   return loaded;
 }
 
-function validateTable(manifest: PluginManifest<unknown>, table: Record<string, unknown>): unknown {
+function validateTable(manifest: PluginManifest<unknown>, table: Record<string, unknown>, overrides: PluginOverrides | undefined): unknown {
   const config = manifest.config;
   const place = { file: 'config/gateway.toml', label: `[plugins.${manifest.name}]` };
+  const flags = Object.fromEntries(Object.entries(overrides?.flags ?? {}).filter(([flag]) => flagKey(flag).split('.')[1] === manifest.name));
+  const flagged = Object.keys(flags)[0];
   if (config === undefined) {
     const key = Object.keys(table)[0];
     if (key !== undefined) throw new ConfigError(`${place.file}: ${place.label} ${key}: expected no keys (plugin ${manifest.name} takes no config)`);
+    if (flagged !== undefined) throw new ConfigError(`flag --set ${flagged}: expected no keys (plugin ${manifest.name} takes no config)`);
     return {};
   }
   const defaults = config.defaults as Record<string, unknown>;
-  if ('keys' in config) return readTable({ ...config, defaults }, table, place);
+  if ('keys' in config) return readTable({ ...config, defaults }, table, place, { table: `plugins.${manifest.name}`, env: overrides?.env ?? {}, flags });
+  // A table the plugin validates itself has no declared keys to read from the environment or flags.
+  if (flagged !== undefined) throw new ConfigError(`flag --set ${flagged}: plugin ${manifest.name} reads its keys from ${place.file} only`);
   const known = Object.keys(defaults);
   const unknown = Object.keys(table).find((key) => !known.includes(key));
   if (unknown !== undefined) {
@@ -163,6 +177,6 @@ function validateTable(manifest: PluginManifest<unknown>, table: Record<string, 
 }
 
 /** The EVM namespaces of the plugins `[plugins]` loads (what `[json-rpc] api` may list besides the built-in ones). */
-export function pluginNamespaces(settings: Pick<GatewayOwnConfig['plugins'], 'load' | 'tables'>, home: string): string[] {
+export function pluginNamespaces(settings: PluginSettings, home: string): string[] {
   return loadPlugins(settings, home).flatMap((p) => (p.manifest.interface === 'evm' ? [...p.manifest.namespaces] : []));
 }

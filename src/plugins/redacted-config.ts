@@ -27,7 +27,8 @@ function redact(value: unknown, key: string): Json {
  */
 export function redactedConfig(config: AppConfig): JsonObject {
   const { upstream, plugins, ...gateway } = config.gateway;
-  const { tables, ...pluginKeys } = plugins;
+  // Plugin keys show as their files give them; the environment and flags that set others are not repeated.
+  const { tables, overrides: _overrides, ...pluginKeys } = plugins;
   return redact(
     {
       home: config.home,

@@ -457,8 +457,9 @@ describe('[plugins.ots] max_page_size', () => {
 
   beforeAll(async () => {
     mkdirSync(join(home, 'config'));
-    writeFileSync(join(home, 'config', 'gateway.toml'), '[plugins.ots]\nmax_page_size = 2\n');
-    gw = await startTestGateway(otsFlags('eth,ots'), home);
+    // The file says 5; the flag, read over it, 2.
+    writeFileSync(join(home, 'config', 'gateway.toml'), '[plugins.ots]\nmax_page_size = 5\n');
+    gw = await startTestGateway({ ...otsFlags('eth,ots'), 'plugins.ots.max_page_size': '2' }, home);
   }, 60_000);
   afterAll(async () => {
     await gw?.close();

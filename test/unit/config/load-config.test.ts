@@ -19,7 +19,7 @@ const DEFAULTS: Omit<AppConfig, 'home'> = {
     queue: CONFIG_TABLES.queue.defaults,
     cache: CONFIG_TABLES.cache.defaults,
     filters: CONFIG_TABLES.filters.defaults,
-    plugins: { ...CONFIG_TABLES.plugins.defaults, tables: {} },
+    plugins: { ...CONFIG_TABLES.plugins.defaults, tables: {}, overrides: { env: {}, flags: {} } },
     log: CONFIG_TABLES.log.defaults,
     upstream: { settings: UPSTREAM_DEFAULTS, nodes: [], evm: [] },
     access: { ...CONFIG_TABLES.access.defaults, rate: [] },
