@@ -39,6 +39,7 @@ runBenchmark(async (started) => {
   const engine = gw.app.get(dist('rpc/registration').RPC_ENGINE.evm);
   const pool = gw.app.get(dist('backends/upstream/upstream.module').UpstreamPools).evm;
   const client = pool.upstreams[0].client;
+  const { LATEST } = dist('rpc/method');
   const undici = new Pool(anvil.url, { connections: 128 });
   started({ stop: () => undici.close() });
 
@@ -62,7 +63,7 @@ runBenchmark(async (started) => {
         );
       }),
     client: () => client.call('eth_getBalance', [address(), 'latest'], 10_000),
-    pool: () => pool.request({ method: 'eth_getBalance', params: [address(), 'latest'], needs: {}, idempotent: true, cache: { kind: 'latest' }, signal: new AbortController().signal }),
+    pool: () => pool.request({ method: 'eth_getBalance', params: [address(), 'latest'], needs: {}, idempotent: true, cache: LATEST, signal: new AbortController().signal }),
     engine: async () => {
       const reply = await engine.handle(request(), { transport: 'jsonrpc', remote: '127.0.0.1:1', bytes: 80 });
       if (!reply.body.includes('"result"')) throw new Error(reply.body);

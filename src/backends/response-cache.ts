@@ -9,6 +9,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Json } from '../rpc/json';
+import type { CacheRule } from '../rpc/method';
 import type { RedisTierStats } from './upstream/redis-cache';
 
 interface Entry {
@@ -77,6 +78,21 @@ export class ResponseCache {
     }
     this.misses++;
     return undefined;
+  }
+
+  /**
+   * Keeps an answer as its rule says: an immutable one once `settled` (the height it names is final) and
+   * its rule's `keep` takes it; a latest one while `head` (the head it was read at) is still the head,
+   * for `ttlMs`. True when the answer is immutable and kept-worthy (a shared tier may keep it too).
+   */
+  keep(key: string, rule: CacheRule, value: Json, bytes: number, settled: boolean, head: bigint | undefined, ttlMs: number): boolean {
+    if (rule.kind === 'immutable') {
+      if (!settled || !(rule.keep?.(value) ?? true)) return false;
+      this.setImmutable(key, value, bytes);
+      return true;
+    }
+    if (rule.kind === 'latest' && head !== undefined) this.setLatest(key, value, bytes, head, ttlMs);
+    return false;
   }
 
   setImmutable(key: string, value: Json, bytes: number): void {

@@ -144,15 +144,20 @@ export function loadPlugins(settings: PluginSettings, home: string): LoadedPlugi
   const loadedList = names.join(', ') || 'none';
   const unknown = Object.keys(settings.tables).filter((name) => !names.includes(name));
   if (unknown.length > 0) throw new ConfigError(`config/gateway.toml: [plugins.${unknown[0]}]: expected the table of a loaded plugin (loaded: ${loadedList})`);
-  const stray = Object.keys(settings.overrides?.flags ?? {}).find((flag) => !names.includes(flagKey(flag).split('.')[1]));
+  const stray = Object.keys(settings.overrides?.flags ?? {}).find((flag) => !names.includes(pluginOfFlag(flag)));
   if (stray !== undefined) throw new ConfigError(`flag --set ${stray}: expected a key of a loaded plugin's table (loaded: ${loadedList})`);
   return loaded;
+}
+
+/** The plugin a `plugins.<name>.<key>` flag names. */
+function pluginOfFlag(flag: string): string {
+  return flagKey(flag).split('.')[1];
 }
 
 function validateTable(manifest: PluginManifest<unknown>, table: Record<string, unknown>, overrides: PluginOverrides | undefined): unknown {
   const config = manifest.config;
   const place = { file: 'config/gateway.toml', label: `[plugins.${manifest.name}]` };
-  const flags = Object.fromEntries(Object.entries(overrides?.flags ?? {}).filter(([flag]) => flagKey(flag).split('.')[1] === manifest.name));
+  const flags = Object.fromEntries(Object.entries(overrides?.flags ?? {}).filter(([flag]) => pluginOfFlag(flag) === manifest.name));
   const flagged = Object.keys(flags)[0];
   if (config === undefined) {
     const key = Object.keys(table)[0];

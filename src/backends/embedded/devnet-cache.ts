@@ -63,12 +63,10 @@ export class DevnetCache {
   private keep(key: string, rule: CacheRule, height: bigint | undefined, at: View, result: unknown): void {
     if (result === undefined) return;
     const value = result as Json;
-    if (rule.kind === 'immutable') {
-      if ((height === undefined || height <= at.height) && (rule.keep?.(value) ?? true)) this.memory.setImmutable(key, value, resultJson(value).length);
-    } else if (rule.kind === 'latest' && this.now().epoch === at.epoch) {
-      // Until the chain moves: no time limit, the devnet tells at once when it does.
-      this.memory.setLatest(key, value, resultJson(value).length, at.epoch, Number.POSITIVE_INFINITY);
-    }
+    const settled = height === undefined || height <= at.height;
+    // A latest answer lives until the chain moves (no time limit: the devnet tells at once when it does).
+    const head = this.now().epoch === at.epoch ? at.epoch : undefined;
+    this.memory.keep(key, rule, value, resultJson(value).length, settled, head, Number.POSITIVE_INFINITY);
   }
 
   /** The chain now: its height, and a new epoch whenever the height or the sync state changed. */

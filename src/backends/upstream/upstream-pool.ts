@@ -16,7 +16,7 @@ import type { CallResult } from './exchange';
 import type { PoolProtocol } from './pool-protocol';
 import { RedisCacheTier, type RedisCache } from './redis-cache';
 import { RequestExecutor, type AnsweredCall, type UpstreamRequest } from './request-executor';
-import { cacheStats, ResponseCache } from '../response-cache';
+import { cacheStats, ResponseCache, type CacheStats } from '../response-cache';
 import { Upstream } from './upstream';
 import type { UpstreamEndpoint, UpstreamSettings } from '../../config/upstream-config';
 import type { PoolSurface, UpstreamObserver } from './upstream-observer';
@@ -277,12 +277,17 @@ export class UpstreamPool {
     return this.joined(key, signal, (shared) => this.load(key, chain, rule, height, head, () => fetch(shared))).then(resultOf);
   }
 
+  /** Its response cache's counts (memory, and Redis with `[cache] redis_url`), without the rest of stats(). */
+  cacheStats(): CacheStats {
+    return cacheStats(this.cache, this.sharedCache);
+  }
+
   stats(): PoolStats {
     return {
       head: this.head.toString(),
       chain: this.chainId,
       chain_changes: this.chainChanges,
-      cache: cacheStats(this.cache, this.sharedCache),
+      cache: this.cacheStats(),
       deduplicated: this.deduplicated,
       upstreams: this.list.map((u) => u.describe()),
     };
@@ -331,15 +336,11 @@ export class UpstreamPool {
   }
 
   private store(key: string, sharedKey: string | undefined, rule: CacheRule, height: bigint | undefined, answer: CallResult, head: bigint): void {
-    if (rule.kind === 'immutable') {
-      const settled = height === undefined || height <= this.head - BigInt(this.settings.finality_depth);
-      if (!settled || !(rule.keep?.(answer.result) ?? true)) return;
-      this.cache.setImmutable(key, answer.result, answer.bytes);
-      if (sharedKey !== undefined) this.sharedCache?.set(sharedKey, answer.result);
-    } else if (rule.kind === 'latest' && head > 0n && head === this.head) {
-      // Memory only: it dies at the next block, before sharing it could pay off.
-      this.cache.setLatest(key, answer.result, answer.bytes, head, this.settings.latest_ttl);
-    }
+    const settled = height === undefined || height <= this.head - BigInt(this.settings.finality_depth);
+    // A latest answer stays in memory only: it dies at the next block, before sharing it could pay off.
+    const latestHead = head > 0n && head === this.head ? head : undefined;
+    const immutable = this.cache.keep(key, rule, answer.result, answer.bytes, settled, latestHead, this.settings.latest_ttl);
+    if (immutable && sharedKey !== undefined) this.sharedCache?.set(sharedKey, answer.result);
   }
 
   private changeChain(from: string, to: string): void {

@@ -142,8 +142,8 @@ export class UpstreamLifecycle implements OnApplicationBootstrap, OnApplicationS
           evm: pools.evm.upstreams.length > 0 ? pools.evm.stats() : undefined,
         }),
         caches: () => ({
-          node: pools.node.upstreams.length > 0 ? pools.node.stats().cache : undefined,
-          evm: pools.evm.upstreams.length > 0 ? pools.evm.stats().cache : undefined,
+          node: pools.node.upstreams.length > 0 ? pools.node.cacheStats() : undefined,
+          evm: pools.evm.upstreams.length > 0 ? pools.evm.cacheStats() : undefined,
         }),
       }),
     },
