@@ -6,7 +6,6 @@
  * answers as they read plain ones, over the embedded devnet and in upstream mode.
  */
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
-import { JsonRpcProvider } from 'ethers';
 import { createPublicClient, http } from 'viem';
 import { execFile } from 'node:child_process';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
@@ -17,6 +16,7 @@ import WebSocket from 'ws';
 import { evmRpcFlags } from '../support/backends';
 import { startTestGateway, waitForHeight, type TestGateway } from '../support/gateway';
 import { startUpstreamGateway } from '../support/upstream';
+import { testProvider } from '../support/ethers-provider';
 
 const CAST_BIN = join(__dirname, '..', '..', 'node_modules', '@foundry-rs', `cast-${process.platform}-${process.arch === 'x64' ? 'amd64' : process.arch}`, 'bin', 'cast');
 
@@ -186,7 +186,7 @@ describe('compression', () => {
     const gw = () => gateways()[which][1];
 
     it('ethers reads compressed answers (a batch of full blocks)', async () => {
-      const provider = new JsonRpcProvider(gw().evmHttpUrl, undefined, { staticNetwork: true });
+      const provider = testProvider(gw().evmHttpUrl!);
       try {
         const blocks = await Promise.all([1, 2, 3, 4].map((n) => provider.getBlock(n, true)));
         expect(blocks.map((b) => b?.number)).toEqual([1, 2, 3, 4]);

@@ -3,10 +3,10 @@
  * answers `account unlock with HTTP access is forbidden` (miner_setEtherbase answers false), over HTTP and
  * WebSocket alike; on (Evmos's default), they work. Real sockets, the embedded devnet.
  */
-import { JsonRpcProvider } from 'ethers';
 import { evmRpcFlags } from '../support/backends';
 import { post, startTestGateway, type TestGateway } from '../support/gateway';
 import { WsClient } from '../support/ws-client';
+import { testProvider } from '../support/ethers-provider';
 
 jest.setTimeout(120_000);
 
@@ -60,7 +60,7 @@ describe('allow-insecure-unlock = false', () => {
   });
 
   it('ethers sees the error', async () => {
-    const provider = new JsonRpcProvider(gw.evmHttpUrl!, undefined, { staticNetwork: true });
+    const provider = testProvider(gw.evmHttpUrl!);
     try {
       await expect(provider.send('eth_accounts', [])).rejects.toThrow(/account unlock with HTTP access is forbidden/);
     } finally {

@@ -8,12 +8,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent as HttpsAgent } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FetchRequest, JsonRpcProvider } from 'ethers';
+import { FetchRequest } from 'ethers';
 import { Agent, request } from 'undici';
 import WebSocket from 'ws';
 import { evmRpcFlags } from '../support/backends';
 import { startTestGateway, type TestGateway } from '../support/gateway';
 import { writeTestCertificate } from '../support/test-certificate';
+import { testProvider } from '../support/ethers-provider';
 
 jest.setTimeout(120_000);
 
@@ -76,7 +77,7 @@ it('node RPC: WSS on the same port', async () => {
 it('EVM JSON-RPC: HTTPS with ethers', async () => {
   const fetchRequest = new FetchRequest(gw.evmHttpUrl!);
   fetchRequest.getUrlFunc = FetchRequest.createGetUrlFunc({ agent: new HttpsAgent({ ca }) });
-  const provider = new JsonRpcProvider(fetchRequest, undefined, { staticNetwork: true });
+  const provider = testProvider(fetchRequest);
   try {
     expect(await provider.getBlockNumber()).toBeGreaterThanOrEqual(0);
   } finally {

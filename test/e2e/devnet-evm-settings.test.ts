@@ -2,6 +2,7 @@
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { evmRpcFlags } from '../support/backends';
 import { call, startTestGateway, waitForHeight, type TestGateway } from '../support/gateway';
+import { testProvider } from '../support/ethers-provider';
 
 const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 
@@ -17,7 +18,7 @@ beforeAll(async () => {
     'devnet.initial_base_fee': '7',
   });
   await waitForHeight(gw.url, 1);
-  provider = new JsonRpcProvider(gw.evmHttpUrl, undefined, { staticNetwork: true });
+  provider = testProvider(gw.evmHttpUrl!);
 });
 
 afterAll(async () => {

@@ -15,6 +15,7 @@ import { compileProbe } from '../unit/embedded/evm-harness';
 import { evmRpcFlags } from '../support/backends';
 import { newBlockHeights } from '../support/comet';
 import { call, post, startTestGateway, waitForHeight, waitForStatus, type TestGateway } from '../support/gateway';
+import { testProvider } from '../support/ethers-provider';
 
 jest.setTimeout(60_000);
 
@@ -95,8 +96,8 @@ describe('a follower gateway', () => {
   });
 
   it('forwards an EVM tx to the leader and serves its block, receipt and balances like the leader', async () => {
-    const provider = new JsonRpcProvider(evmUrl(follower), undefined, { staticNetwork: true, pollingInterval: 100 });
-    const leaderEvm = new JsonRpcProvider(evmUrl(leader), undefined, { staticNetwork: true, pollingInterval: 100 });
+    const provider = testProvider(evmUrl(follower));
+    const leaderEvm = testProvider(evmUrl(leader));
     try {
       const wallet = new Wallet(DEV_KEY, provider);
       const receipt = await (await wallet.sendTransaction({ to: '0x000000000000000000000000000000000000dEaD', value: 12345n })).wait();
@@ -118,8 +119,8 @@ describe('a follower gateway', () => {
   });
 
   it('runs a contract deployed through it: eth_call at past heights, logs and a block filter as on the leader', async () => {
-    const provider = new JsonRpcProvider(evmUrl(follower), undefined, { staticNetwork: true, pollingInterval: 100 });
-    const leaderEvm = new JsonRpcProvider(evmUrl(leader), undefined, { staticNetwork: true, pollingInterval: 100 });
+    const provider = testProvider(evmUrl(follower));
+    const leaderEvm = testProvider(evmUrl(leader));
     try {
       const blockFilter: string = await provider.send('eth_newBlockFilter', []);
       const { abi, bytecode } = compileProbe();

@@ -8,6 +8,7 @@ import { ContractFactory, JsonRpcProvider, keccak256, WebSocketProvider, Wallet,
 import { compileProbe } from '../unit/embedded/evm-harness';
 import { BACKENDS, evmRpcFlags, startGatewayOver } from '../support/backends';
 import { call, waitForHeight, type TestGateway } from '../support/gateway';
+import { testProvider } from '../support/ethers-provider';
 
 /** The first account of the well-known development mnemonic, prefunded by the devnet. */
 const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -22,7 +23,7 @@ describe.each(BACKENDS)('over the %s backend', (kind) => {
   beforeAll(async () => {
     gw = await startGatewayOver(kind, evmRpcFlags('eth,net,web3,debug'));
     await waitForHeight(gw.url, 1);
-    http = new JsonRpcProvider(gw.evmHttpUrl, undefined, { staticNetwork: true, pollingInterval: 100 });
+    http = testProvider(gw.evmHttpUrl!);
     ws = new WebSocketProvider(gw.evmWsUrl!);
     wallet = new Wallet(DEV_KEY, http);
     const { abi, bytecode } = compileProbe();

@@ -10,6 +10,7 @@ import { GatewayConfigService } from '../../src/config/gateway-config.service';
 import { JsonRpcProvider, Network, getAddress, Transaction, TypedDataEncoder, Wallet, WebSocketProvider, isError, keccak256, toUtf8Bytes, verifyMessage, verifyTypedData } from 'ethers';
 import { CHAIN_ID, DEV_KEYS, EMITTER, REVERT_DATA, REVERTER, SLOW, TOPIC } from './evm-surface-backend';
 import { EvmWsClient, postRaw, rpc, startEvmApp, type EvmTestApp } from './evm-surface-app';
+import { testProvider } from '../support/ethers-provider';
 
 Logger.overrideLogger(false);
 
@@ -320,7 +321,7 @@ describe('polling filters over HTTP', () => {
 describe('ethers over HTTP', () => {
   let provider: JsonRpcProvider;
   beforeAll(() => {
-    provider = new JsonRpcProvider(full.httpUrl, NETWORK, { staticNetwork: NETWORK });
+    provider = testProvider(full.httpUrl, {}, NETWORK);
   });
   afterAll(() => provider.destroy());
 

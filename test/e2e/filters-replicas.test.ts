@@ -12,6 +12,7 @@ import { startHttpRoundRobin } from '../support/balancers';
 import { evmRpcFlags } from '../support/backends';
 import { startTestGateway, waitForHeight, type TestGateway } from '../support/gateway';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream';
+import { testProvider } from '../support/ethers-provider';
 
 jest.setTimeout(120_000);
 
@@ -47,13 +48,14 @@ describe('polling filters shared by two replicas through Redis', () => {
         flags: { ...evmRpcFlags('eth,net,web3'), 'filters.redis_url': REDIS_URL, 'filters.redis_key_prefix': prefix },
       });
     [a, b] = await Promise.all([replica(), replica()]);
-    wallet = new Wallet(DEV_KEY, new JsonRpcProvider(devnet.evmHttpUrl, undefined, { staticNetwork: true, pollingInterval: 100 }));
+    wallet = new Wallet(DEV_KEY, testProvider(devnet.evmHttpUrl!));
     const { abi, bytecode } = compileProbe();
     probe = (await new ContractFactory(abi, bytecode, wallet).deploy(0n)) as Contract;
     await probe.waitForDeployment();
   });
 
   afterAll(async () => {
+    wallet?.provider?.destroy();
     await Promise.all([a?.close(), b?.close()]);
     await devnet?.close();
     const redis = new Redis(REDIS_URL);
@@ -133,7 +135,7 @@ describe('polling filters shared by two replicas through Redis', () => {
 
   it('ethers v6 through a round robin over A and B: contract events and new blocks, each once', async () => {
     const rr = await startHttpRoundRobin([a.evmHttpUrl!, b.evmHttpUrl!]);
-    const provider = new JsonRpcProvider(rr.url, undefined, { staticNetwork: true, pollingInterval: 150, batchMaxCount: 1 });
+    const provider = testProvider(rr.url, { pollingInterval: 150, batchMaxCount: 1 });
     try {
       const watched = new Contract(await probe.getAddress(), probe.interface, provider);
       const events: string[] = [];

@@ -5,9 +5,10 @@
  * debug_traceBlock*. Over both backends: upstream mode sends the capped timeout to the node and
  * measures the node's answer.
  */
-import { JsonRpcProvider, Wallet } from 'ethers';
+import { Wallet } from 'ethers';
 import { BACKENDS, evmRpcFlags, startGatewayOver } from '../support/backends';
 import { post, type TestGateway } from '../support/gateway';
+import { testProvider } from '../support/ethers-provider';
 
 /** The first account of the well-known development mnemonic, prefunded by the devnet. */
 const DEV_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -22,7 +23,7 @@ let loopBlock: string;
 
 beforeAll(async () => {
   gw = await startGatewayOver(kind, { ...evmRpcFlags('eth,net,web3,debug'), 'json-rpc.evm-timeout': '3s', 'json-rpc.trace-response-max-size': '100000' });
-  const provider = new JsonRpcProvider(gw.evmHttpUrl!, undefined, { staticNetwork: true, pollingInterval: 100 });
+  const provider = testProvider(gw.evmHttpUrl!);
   // A mined transaction that fails out of gas: 70,000 gas (53,050 intrinsic) is a few thousand steps,
   // traced quickly by any node, its struct log still far over the 100 kB cap.
   const sent = await new Wallet(DEV_KEY, provider).sendTransaction({ data: LOOP, gasLimit: 70_000 });

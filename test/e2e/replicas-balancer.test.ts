@@ -15,6 +15,7 @@ import { startRequestBalancer, startTcpRoundRobin, type Balancer } from '../supp
 import { callOnNewConnection, watchWithEthers, watchWithViem, type EventWatcher, type RawAnswer } from '../support/event-watchers';
 import { PipelineSocket } from '../support/raw-ws';
 import { startReplicaSet, type ReplicaSet } from '../support/replica-set';
+import { testProvider } from '../support/ethers-provider';
 
 jest.setTimeout(300_000);
 
@@ -46,9 +47,7 @@ describe('three replicas behind round-robin balancers', () => {
     });
     const http = set.replicas.map((r) => r.evmHttpUrl);
     [perRequest, perConnection, wsBalancer] = await Promise.all([startRequestBalancer(http), startTcpRoundRobin(http), startTcpRoundRobin(set.replicas.map((r) => r.evmWsUrl))]);
-    // cacheTimeout -1: ethers answers an identical request from its own 250 ms cache, so a send that
-    // follows a mined one within 250 ms would reuse its pending nonce.
-    wallet = new Wallet(DEV_KEY, new JsonRpcProvider(set.devnet.evmHttpUrl, undefined, { staticNetwork: true, pollingInterval: 100, cacheTimeout: -1 }));
+    wallet = new Wallet(DEV_KEY, testProvider(set.devnet.evmHttpUrl!));
     const { abi, bytecode } = compileProbe();
     probe = (await new ContractFactory(abi, bytecode, wallet).deploy(0n)) as Contract;
     await probe.waitForDeployment();

@@ -11,6 +11,7 @@ import { Anvil, ANVIL_ADDRESS_0, ANVIL_KEY_0 } from '../support/anvil';
 import { evmRpcFlags } from '../support/backends';
 import { startUpstreamGateway, type EvmEntry } from '../support/upstream';
 import { EvmWsClient, rpc } from './evm-surface-app';
+import { testProvider } from '../support/ethers-provider';
 
 jest.setTimeout(60_000);
 
@@ -65,7 +66,7 @@ describe('EVM upstream pool of two anvils', () => {
       ],
       { batch_max_size: 16, batch_max_wait: '20ms' },
     );
-    provider = new JsonRpcProvider(gw.httpUrl, CHAIN_ID, { staticNetwork: true, batchMaxCount: 1 });
+    provider = testProvider(gw.httpUrl, { batchMaxCount: 1 }, CHAIN_ID);
     provider.pollingInterval = 100;
   });
 

@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { stopChildGracefully } from './child-stop';
 import { join } from 'node:path';
 
 export const ANVIL_BIN = join(__dirname, '..', '..', 'node_modules', '@foundry-rs', 'anvil-linux-amd64', 'bin', 'anvil');
@@ -72,10 +73,7 @@ export class Anvil {
   async stop(): Promise<void> {
     const child = this.child;
     this.child = undefined;
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
+    if (child) await stopChildGracefully(child, 'anvil');
   }
 }
 

@@ -11,6 +11,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './anvil';
+import { stopChild } from './child-stop';
 
 export interface Balancer {
   /** `http://127.0.0.1:port` */
@@ -77,12 +78,11 @@ ${servers}
   const child = spawn(binary, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   try {
     await untilListening(port, child, () => stderr);
   } catch (err) {
-    await stopChild(child, exited);
+    await stopChild(child, 'SIGQUIT', 5_000);
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
@@ -90,7 +90,7 @@ ${servers}
     url,
     kind: 'nginx',
     async close() {
-      await stopChild(child, exited);
+      await stopChild(child, 'SIGQUIT', 5_000);
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -197,11 +197,4 @@ async function untilListening(port: number, child: ChildProcess, stderr: () => s
     if (Date.now() > deadline) throw new Error(`nginx did not listen on ${port}: ${stderr()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGQUIT');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { stopChild, stopChildGracefully } from './child-stop';
 
 export interface GatewayProcess {
   readonly url: string;
@@ -27,25 +28,22 @@ export async function startGatewayProcess(flags: Record<string, string> = {}, ti
   const args = ['-r', join(ROOT, 'test', 'support', 'register-ts.js'), join(ROOT, 'src', 'main.ts'), 'start', '--home', home];
   for (const [key, value] of Object.entries(settings)) args.push('--set', `${key}=${value}`);
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
     const url = await listeningUrl(child, timeoutMs);
-    const stop = async (signal: NodeJS.Signals) => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
-    };
     return {
       url,
       home,
-      kill: () => stop('SIGKILL'),
+      kill: async () => void (await stopChild(child, 'SIGKILL')),
       async close() {
-        await stop('SIGTERM');
-        rmSync(home, { recursive: true, force: true });
+        try {
+          await stopChildGracefully(child, 'the gateway');
+        } finally {
+          rmSync(home, { recursive: true, force: true });
+        }
       },
     };
   } catch (err) {
-    child.kill('SIGKILL');
-    await exited;
+    await stopChild(child, 'SIGKILL');
     rmSync(home, { recursive: true, force: true });
     throw err;
   }

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { freePort } from './anvil';
+import { stopChild } from './child-stop';
 
 export class RedisServer {
   private child: ChildProcess | undefined;
@@ -35,10 +36,7 @@ export class RedisServer {
   async stop(): Promise<void> {
     const child = this.child;
     this.child = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
+    if (child) await stopChild(child, 'SIGKILL');
   }
 
   private answers(): Promise<boolean> {

@@ -11,6 +11,7 @@ import type { WsMultiplexer } from '../../src/backends/upstream/ws-multiplexer';
 import { loadConfig } from '../../src/config/load-config';
 import { pluginNamespaces } from '../../src/plugins/loader';
 import type { TestGateway } from './gateway';
+import { stopChild, stopChildGracefully } from './child-stop';
 
 export interface UpstreamGateway extends TestGateway {
   /** The node side of the upstream backend: its pool, and the multiplexer of its subscriptions. */
@@ -297,14 +298,15 @@ export async function startUpstreamGatewayProcess(toml: string, flags: Record<st
       waitForLog,
       exited,
       async close() {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-        await exited;
-        rmSync(home, { recursive: true, force: true });
+        try {
+          await stopChildGracefully(child, 'the gateway');
+        } finally {
+          rmSync(home, { recursive: true, force: true });
+        }
       },
     };
   } catch (err) {
-    child.kill('SIGKILL');
-    await exited;
+    await stopChild(child, 'SIGKILL');
     rmSync(home, { recursive: true, force: true });
     throw err;
   }

@@ -5,9 +5,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ContractFactory, JsonRpcProvider, Wallet, type Contract, type TransactionReceipt } from 'ethers';
+import { ContractFactory, Wallet, type Contract, type TransactionReceipt } from 'ethers';
 import { compileProbe } from '../../unit/embedded/evm-harness';
 import { SchemaValidator, type Schema } from './json-schema';
+import { testProvider } from '../../support/ethers-provider';
 
 // js-yaml (jest's own YAML reader) ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -47,7 +48,7 @@ export interface Activity {
 
 /** Real activity through the gateway, signed with `key` (funded on both the devnet and anvil). */
 export async function createActivity(url: string, key: string): Promise<Activity> {
-  const provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, pollingInterval: 100, cacheTimeout: -1 });
+  const provider = testProvider(url);
   const wallet = new Wallet(key, provider);
   const { abi, bytecode } = compileProbe();
   const wait = async (sent: Promise<{ wait(): Promise<TransactionReceipt | null> }>) => (await (await sent).wait())!;

@@ -13,6 +13,7 @@ import { evmRpcFlags } from '../../support/backends';
 import { call, get, post, startTestGateway, waitForHeight, type HttpAnswer, type TestGateway } from '../../support/gateway';
 import { startUpstreamGateway, type UpstreamGateway } from '../../support/upstream';
 import { WsClient } from '../../support/ws-client';
+import { testProvider } from '../../support/ethers-provider';
 
 jest.setTimeout(60_000);
 
@@ -83,7 +84,7 @@ async function signTransfers(count: number, valueBase: bigint): Promise<string[]
 beforeAll(async () => {
   devnet = await startTestGateway({ ...evmRpcFlags('eth,net,web3'), ...PLUGINS });
   await waitForHeight(devnet.url, 1);
-  provider = new JsonRpcProvider(devnet.evmHttpUrl, undefined, { staticNetwork: true, pollingInterval: 100 });
+  provider = testProvider(devnet.evmHttpUrl!);
   wallet = new Wallet(DEV_KEY, provider);
   const signed = await signTransfers(2, 1n);
   [first, second] = signed.map(sent);

@@ -19,6 +19,7 @@ import { WsClient } from '../../support/ws-client';
 import { explorerContracts } from './fixtures/explorer-contracts';
 import docAnswers from './fixtures/otterscan-doc-answers.json';
 import { shapeErrors, shapeOf } from './fixtures/shapes';
+import { testProvider } from '../../support/ethers-provider';
 
 /** The first two accounts of the well-known development mnemonic, prefunded by the devnet. */
 const KEY_A = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
@@ -304,7 +305,7 @@ describe('the ots plugin over the embedded devnet', () => {
   beforeAll(async () => {
     gw = await startTestGateway(otsFlags('eth,net,web3,ots,erigon'));
     await waitForHeight(gw.url, 1);
-    provider = new JsonRpcProvider(gw.evmHttpUrl, undefined, { staticNetwork: true, pollingInterval: 100 });
+    provider = testProvider(gw.evmHttpUrl!);
     act = await makeActivity(provider);
     const makeBlockHash = (await provider.getBlock(act.block.make))!.hash!;
     act.makeBlockHash = makeBlockHash;
@@ -502,7 +503,7 @@ describe('the ots methods in upstream mode are forwarded as sent', () => {
     withoutOts = await startTestGateway(otsFlags('eth,net,web3'));
     await waitForHeight(withOts.url, 1);
     await waitForHeight(withoutOts.url, 1);
-    const provider = new JsonRpcProvider(withOts.evmHttpUrl, undefined, { staticNetwork: true, pollingInterval: 100 });
+    const provider = testProvider(withOts.evmHttpUrl!);
     const sent = await new Wallet(KEY_A, provider).sendTransaction({ to: new Wallet(KEY_B).address, value: 3n });
     await provider.waitForTransaction(sent.hash);
     hash = sent.hash;
