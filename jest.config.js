@@ -1,7 +1,7 @@
 /** Unit, conformance and end-to-end tests; e2e suites start real servers on ephemeral ports. */
 module.exports = {
-  // Node's environment, failing a suite that leaves a child process running (see the file).
-  testEnvironment: '<rootDir>/test/support/no-leftover-processes.ts',
+  // Node's environment, failing a suite that leaves a child process or a server running (see the file).
+  testEnvironment: '<rootDir>/test/support/no-leftovers-environment.ts',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   // Sources first: a plugin built in place (plugins/*/index.js) must not shadow its .ts under test.
