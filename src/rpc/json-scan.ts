@@ -107,6 +107,8 @@ export const MAX_JSON_DEPTH = 1000;
  * one pass over the text up to where that value closes (or the text ends), building nothing.
  */
 export function nestedDeeperThan(text: string, start: number, max: number): boolean {
+  // Each level opens with a character of its own: a text this short cannot nest deeper.
+  if (text.length - start <= max) return false;
   let depth = 0;
   for (let j = start; j < text.length; j++) {
     const c = text.charCodeAt(j);

@@ -9,7 +9,7 @@ const ACCEPTED_TYPES = new Set(['application/json', 'application/json-rpc', 'app
 export function refuseRequest(headers: IncomingHttpHeaders, maxBody: number): { status: number; text: string } | undefined {
   const length = Number(headers['content-length']);
   if (length > maxBody) return { status: 413, text: `content length too large (${length}>${maxBody})` };
-  const mediaType = (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (!ACCEPTED_TYPES.has(mediaType)) return { status: 415, text: 'invalid content type, only application/json is supported' };
+  const type = headers['content-type'];
+  if (type !== 'application/json' && !ACCEPTED_TYPES.has((type ?? '').split(';')[0].trim().toLowerCase())) return { status: 415, text: 'invalid content type, only application/json is supported' };
   return undefined;
 }
