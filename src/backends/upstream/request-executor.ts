@@ -158,51 +158,52 @@ export class RequestExecutor {
   }
 
   /** `leg`: the abort of a hedge's leg, on top of the request's own. */
-  private async attempt(u: Upstream, req: UpstreamRequest, leg: AbortSignal | undefined, role: AttemptRole): Promise<AnsweredCall> {
+  private attempt(u: Upstream, req: UpstreamRequest, leg: AbortSignal | undefined, role: AttemptRole): Promise<AnsweredCall> {
     const signal = leg && req.signal ? AbortSignal.any([leg, req.signal]) : (leg ?? req.signal);
     const started = performance.now();
     const span = startAttempt(u.name, req.method, role);
     u.inFlight++;
     u.counters.requests++;
-    try {
-      const { result, bytes } = await u.client.call(req.method, req.params, req.timeoutMs ?? this.settings.request_timeout, signal, span?.headers);
-      const stated = this.protocol.chainOf(req.method, result);
-      const chain = this.chain.current;
-      if (stated !== undefined && chain !== '' && stated !== chain) {
-        this.chain.quarantine(u, stated);
-        throw new UpstreamFailure(`${u.name} answered for chain ${stated}, the pool serves ${chain}`, 'body');
-      }
-      const ms = performance.now() - started;
-      u.latency.add(ms);
-      u.breaker.success();
-      this.observer?.requestEnded(u, ms);
-      span?.end();
-      return { result, bytes, upstream: u };
-    } catch (err) {
-      if (err instanceof UpstreamAnswerError) {
-        u.counters.answerErrors++;
+    // then(answered, failed), not an async frame: one step fewer in every upstream call's promise chain.
+    return u.client.call(req.method, req.params, req.timeoutMs ?? this.settings.request_timeout, signal, span?.headers).then(
+      ({ result, bytes }) => {
+        const stated = this.protocol.chainOf(req.method, result);
+        const chain = this.chain.current;
+        if (stated !== undefined && chain !== '' && stated !== chain) {
+          this.chain.quarantine(u, stated);
+          return this.attemptFailed(u, started, span, new UpstreamFailure(`${u.name} answered for chain ${stated}, the pool serves ${chain}`, 'body'));
+        }
+        u.inFlight--;
+        const ms = performance.now() - started;
+        u.latency.add(ms);
         u.breaker.success();
-        u.latency.add(performance.now() - started);
-      } else if (err instanceof UpstreamFailure && err.kind === 'aborted') {
-        // Hedged out (or no caller waits any more): it would have taken at least this long.
-        u.latency.addLowerBound(performance.now() - started);
-      } else {
-        u.counters.failures++;
-        u.breaker.failure();
-      }
-      this.observer?.requestEnded(u, performance.now() - started, err);
-      span?.end(err);
-      throw err;
-    } finally {
-      u.inFlight--;
-    }
+        this.observer?.requestEnded(u, ms);
+        span?.end();
+        return { result, bytes, upstream: u };
+      },
+      (err: unknown) => this.attemptFailed(u, started, span, err),
+    );
   }
 
-  /**
-   * How long `u` may take before `backup` is asked too: `u`'s latency quantile once it has 20
-   * latencies; before that the backup's (what a read usually costs elsewhere in the pool), so that
-   * the first reads of a slow upstream are rescued too; `hedge_max_delay` while neither is known.
-   */
+  /** Counts a failed attempt on `u` (an answer error is the node's verdict, not a fault of the node) and throws `err` on. */
+  private attemptFailed(u: Upstream, started: number, span: ReturnType<typeof startAttempt>, err: unknown): never {
+    u.inFlight--;
+    if (err instanceof UpstreamAnswerError) {
+      u.counters.answerErrors++;
+      u.breaker.success();
+      u.latency.add(performance.now() - started);
+    } else if (err instanceof UpstreamFailure && err.kind === 'aborted') {
+      // Hedged out (or no caller waits any more): it would have taken at least this long.
+      u.latency.addLowerBound(performance.now() - started);
+    } else {
+      u.counters.failures++;
+      u.breaker.failure();
+    }
+    this.observer?.requestEnded(u, performance.now() - started, err);
+    span?.end(err);
+    throw err;
+  }
+
   private hedgeDelay(u: Upstream, backup: Upstream): number | undefined {
     const q = this.settings.hedge_quantile;
     if (q <= 0) return undefined;
