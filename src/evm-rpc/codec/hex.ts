@@ -33,6 +33,9 @@ export function quantityDigits(text: string, maxDigits: number, rangeMessage: st
   return digits;
 }
 
+/** 2^64: the first value past uint64 (a constant: a bigint power is computed anew at each use). */
+export const UINT64_LIMIT = 2n ** 64n;
+
 /** hexutil.DecodeUint64, used by block numbers: an empty string is an error here. */
 export function decodeUint64Text(text: string): bigint {
   if (text.length === 0) throw new HexError(HexMessage.empty);
@@ -41,8 +44,9 @@ export function decodeUint64Text(text: string): bigint {
   if (digits.length === 0) throw new HexError(HexMessage.emptyNumber);
   if (digits.length > 1 && digits[0] === '0') throw new HexError(HexMessage.leadingZero);
   if (!HEX_DIGITS.test(digits)) throw new HexError(HexMessage.syntax);
-  const value = BigInt('0x' + digits);
-  if (value >= 2n ** 64n) throw new HexError(HexMessage.uint64Range);
+  // Validated digits under the prefix: BigInt reads the text as it is.
+  const value = BigInt(text);
+  if (value >= UINT64_LIMIT) throw new HexError(HexMessage.uint64Range);
   return value;
 }
 

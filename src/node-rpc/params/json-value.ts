@@ -3,6 +3,7 @@ import type { NodeParamType } from './param-types';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
 const HEX = /^[0-9a-fA-F]*$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -28,7 +29,7 @@ function shown(value: unknown): string {
 export function parseInteger(text: string, type: 'int64' | 'int' | 'uint', raw: string): bigint | number {
   const value = BigInt(text);
   const min = type === 'uint' ? 0n : INT64_MIN;
-  const max = type === 'uint' ? 2n ** 64n - 1n : INT64_MAX;
+  const max = type === 'uint' ? UINT64_MAX : INT64_MAX;
   if (value < min || value > max) {
     throw new CodecError(`json: cannot unmarshal number ${raw} into Go value of type ${type}`);
   }
