@@ -39,7 +39,10 @@ function accessRedis(gw: TestGateway): Redis {
 
 describe('max_ws_connections_per_ip across two replicas', () => {
   const prefix = `rpcgw-test:${randomUUID()}:`;
-  const redis = new Redis(REDIS_URL);
+  let redis: Redis;
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL);
+  });
   let a: TestGateway;
   let b: TestGateway;
   const open: PipelineSocket[] = [];

@@ -55,7 +55,10 @@ async function until(done: () => Promise<boolean>): Promise<void> {
   }
 }
 
-const redis = new Redis(REDIS_URL);
+let redis: Redis;
+beforeAll(() => {
+  redis = new Redis(REDIS_URL);
+});
 const prefix = `rpcgw-test:${randomUUID()}:`;
 
 afterAll(async () => {

@@ -17,7 +17,10 @@ async function until(done: () => boolean): Promise<void> {
 }
 
 describe('two replicas sharing one Redis', () => {
-  const redis = new Redis(REDIS_URL);
+  let redis: Redis;
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL);
+  });
   const prefix = `rpcgw-test:${randomUUID()}:`;
   let devnet: TestGateway;
   let a: UpstreamGateway;

@@ -40,7 +40,10 @@ describe.each(['memory', 'redis'] as const)('dedup, the %s driver', (driver) => 
   let prefix: string;
   let node: Node;
   const opened: BroadcastQueue[] = [];
-  const redis = new Redis(REDIS_URL);
+  let redis: Redis;
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL);
+  });
 
   const open = async (): Promise<BroadcastQueue> => {
     const settings = { ...base, redis_key_prefix: prefix };

@@ -83,7 +83,10 @@ const block = (backend: Invoker, n: number) => backend.invoke(eth_getBlockByNumb
 describe('response cache with Redis', () => {
   beforeAll(() => Logger.overrideLogger(false));
 
-  const redis = new Redis(REDIS_URL);
+  let redis: Redis;
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL);
+  });
   let prefix: string;
   let node: FakeNode;
   const pools: UpstreamPool[] = [];
