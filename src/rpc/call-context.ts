@@ -1,4 +1,5 @@
 import type { RpcError } from './errors';
+import type { CallExpiry } from './within-deadline';
 
 /** How a call reached the gateway. */
 export type Transport = 'uri' | 'jsonrpc' | 'ws';
@@ -79,4 +80,6 @@ export interface CallContext {
    * then. Absent when the call has no deadline.
    */
   readonly signal?: AbortSignal;
+  /** The call's deadline as a flag, set when `signal` fires: what an upstream read is abandoned by. */
+  readonly expiry?: CallExpiry;
 }

@@ -9,7 +9,7 @@ import type { MethodRegistry } from './method-registry';
 import { resultJson } from './result-json';
 import { traceBatch, traceCall } from '../tracing/call-spans';
 import { tracingOn } from '../tracing/spans';
-import { isPromiseLike, withinDeadline } from './within-deadline';
+import { isPromiseLike, withinDeadline, type CallExpiry } from './within-deadline';
 
 export type Outcome =
   | { readonly ok: true; readonly result: unknown; readonly method: AnyMethod; readonly args: MethodArgs }
@@ -211,7 +211,7 @@ export class RpcEngine {
   callWithin(request: RpcRequest, ctx: CallContext): Outcome | Promise<Outcome> {
     const deadline = this.deadlineFromNow();
     if (deadline === undefined) return this.call(request, ctx);
-    return withinDeadline<Outcome>(deadline, (signal) => this.call(request, { ...ctx, signal }), () => ({ ok: false, error: this.dialect.timedOut() }));
+    return withinDeadline<Outcome>(deadline, (signal, expiry) => this.call(request, { ...ctx, signal, expiry }), () => ({ ok: false, error: this.dialect.timedOut() }));
   }
 
   private deadlineFromNow(): number | undefined {
@@ -309,11 +309,11 @@ export class RpcEngine {
 
   /** A message's answer, or TIMED_OUT at `deadline` (epoch ms), when its context's signal fires. */
   private answerWithin(message: Message, origin: Origin, deadline: number | undefined): Answered | Promise<Answered> {
-    if (deadline === undefined) return this.answerMessage(message, origin, undefined);
-    return withinDeadline<Answered>(deadline, (signal) => this.answerMessage(message, origin, signal), () => TIMED_OUT);
+    if (deadline === undefined) return this.answerMessage(message, origin, undefined, undefined);
+    return withinDeadline<Answered>(deadline, (signal, expiry) => this.answerMessage(message, origin, signal, expiry), () => TIMED_OUT);
   }
 
-  private answerMessage(message: Message, origin: Origin, signal: AbortSignal | undefined): Answer | undefined | Promise<Answer | undefined> {
+  private answerMessage(message: Message, origin: Origin, signal: AbortSignal | undefined, expiry: CallExpiry | undefined): Answer | undefined | Promise<Answer | undefined> {
     switch (message.kind) {
       case 'ignored':
         return undefined;
@@ -321,19 +321,19 @@ export class RpcEngine {
         return { text: errorAnswer(message.idText, message.error), resultBytes: 0, immutable: false };
       case 'notification': {
         const request = { method: message.method, params: message.params, id: undefined };
-        const outcome = this.call(request, this.contextOf(origin, undefined, undefined, signal));
+        const outcome = this.call(request, this.contextOf(origin, undefined, undefined, signal, expiry));
         return isPromiseLike(outcome) ? outcome.then(() => undefined) : undefined;
       }
       case 'call': {
         const request = { method: message.method, params: message.params, id: message.id };
-        const ctx = this.contextOf(origin, message.id, message.idText, signal);
+        const ctx = this.contextOf(origin, message.id, message.idText, signal, expiry);
         const outcome = this.call(request, ctx);
         return isPromiseLike(outcome) ? outcome.then((o) => this.answer(message.idText, o, request, ctx)) : this.answer(message.idText, outcome, request, ctx);
       }
     }
   }
 
-  private contextOf(origin: Origin, requestId: unknown, idText: string | undefined, signal: AbortSignal | undefined): CallContext {
+  private contextOf(origin: Origin, requestId: unknown, idText: string | undefined, signal: AbortSignal | undefined, expiry: CallExpiry | undefined): CallContext {
     const connection = origin.connection;
     return {
       transport: origin.transport,
@@ -344,6 +344,7 @@ export class RpcEngine {
       traceHeaders: origin.traceHeaders,
       notifications: connection && idText !== undefined ? this.port(connection, idText) : undefined,
       signal,
+      expiry,
     };
   }
 

@@ -9,6 +9,7 @@
 import type { Dispatcher } from 'undici';
 import type { Json } from '../../rpc/json';
 import { DeadlineClock, type Expiring } from '../../rpc/deadline-clock';
+import type { ReadWaiters } from './read-waiters';
 import { attachRawJson } from './raw-json';
 import { UpstreamAnswerError, UpstreamFailure } from './upstream-errors';
 
@@ -30,8 +31,8 @@ export class Exchange implements Dispatcher.DispatchHandler, Expiring {
   private settled = false;
   private status = 0;
   private readonly chunks: Buffer[] = [];
-  /** When it times out (performance.now() time). */
-  readonly deadline: number;
+  /** When it times out on its own (performance.now() time). */
+  private readonly timesOutAt: number;
   private readonly onAbort: (() => void) | undefined;
   /** Its request headers when they differ from the client's own (a trace context). */
   headers: Record<string, string> | undefined;
@@ -44,14 +45,22 @@ export class Exchange implements Dispatcher.DispatchHandler, Expiring {
     private readonly resolve: (result: CallResult) => void,
     private readonly reject: (error: Error) => void,
     private readonly timeoutMs: number,
+    /** A hedge leg's abort (when the other leg won). */
     private readonly signal: AbortSignal | undefined,
+    /** The calls waiting for it: once they all timed out it is abandoned (not an upstream's time-out). */
+    private readonly waiters?: ReadWaiters,
   ) {
-    this.deadline = performance.now() + timeoutMs;
+    this.timesOutAt = performance.now() + timeoutMs;
     deadlines.add(this);
     if (signal) {
       this.onAbort = () => this.fail(new UpstreamFailure('aborted', 'aborted'));
       signal.addEventListener('abort', this.onAbort, { once: true });
     }
+  }
+
+  /** When the deadline clock ends it: at once when no call waits any more (read at each tick). */
+  get deadline(): number {
+    return this.waiters?.abandoned ? 0 : this.timesOutAt;
   }
 
   /** Timed out or aborted while it waited: it is not sent. */
@@ -113,8 +122,10 @@ export class Exchange implements Dispatcher.DispatchHandler, Expiring {
     this.succeed({ result: attachRawJson(envelope.result as Json, raw), bytes });
   }
 
-  /** Its deadline passed without an answer. */
+  /** Its deadline passed without an answer, or no caller waits for one any more. */
   expire(): void {
+    // No caller waits any more: given up, which says nothing of the upstream.
+    if (this.waiters?.abandoned) return this.fail(new UpstreamFailure('aborted', 'aborted'));
     this.fail(new UpstreamFailure(`no answer within ${this.timeoutMs}ms`, 'timeout'));
   }
 

@@ -14,6 +14,8 @@ import type { Json } from '../../rpc/json';
 import { callKey, type ParamsForm } from '../params-form';
 import { cacheRuleOf, heightOf, type AnyMethod, type MethodArgs, type MethodEnv, type SplitPool } from '../../rpc/method';
 import type { UpstreamPool } from './upstream-pool';
+import type { CallExpiry } from '../../rpc/within-deadline';
+import { UpstreamFailure } from './upstream-errors';
 
 export class ForwardPath implements MethodBackend {
   private readonly splitPool: SplitPool;
@@ -37,7 +39,7 @@ export class ForwardPath implements MethodBackend {
   answer(method: AnyMethod, args: MethodArgs, ctx: CallContext, request: RpcRequest | undefined): unknown {
     // The client's params go as sent, unless they came from a URI query (named strings) or a hook changed them.
     const params = () => (request !== undefined && ctx.transport !== 'uri' ? ((request.params ?? this.form.none) as Json) : this.form.encode(method, args));
-    return method.split ? this.split(method, args, params, ctx.signal) : this.send(method, args, params(), ctx.signal);
+    return method.split ? this.split(method, args, params, ctx.expiry) : this.send(method, args, params(), ctx.expiry);
   }
 
   async compute(method: AnyMethod, args: MethodArgs, ctx: CallContext): Promise<unknown> {
@@ -53,9 +55,9 @@ export class ForwardPath implements MethodBackend {
 
   /**
    * The pool's answer: as it is when the memory cache has it, else a promise. A read is aborted at the
-   * call's deadline (`signal`); a write handed to a node is not taken back, so it runs to its answer.
+   * call's deadline (`expiry`); a write handed to a node is not taken back, so it runs to its answer.
    */
-  private send(method: AnyMethod, args: MethodArgs, params: Json, signal: AbortSignal | undefined): Json | Promise<Json> {
+  private send(method: AnyMethod, args: MethodArgs, params: Json, expiry: CallExpiry | undefined): Json | Promise<Json> {
     const idempotent = method.idempotent === true;
     const result = this.pool.request({
       method: method.name,
@@ -64,24 +66,25 @@ export class ForwardPath implements MethodBackend {
       idempotent,
       cache: cacheRuleOf(method, args),
       timeoutMs: method.timeoutMs?.(this.env),
-      signal: idempotent ? signal : undefined,
+      expiry: idempotent ? expiry : undefined,
     });
     return method.revealsHeight ? Promise.resolve(result).then((answer) => this.sawHeight(method, answer).then(() => answer)) : result;
   }
 
   /** The parts a few at a time over the pool (least busy first), joined in order. */
-  private async split(method: AnyMethod, args: MethodArgs, whole: () => Json, signal: AbortSignal | undefined): Promise<unknown> {
+  private async split(method: AnyMethod, args: MethodArgs, whole: () => Json, expiry: CallExpiry | undefined): Promise<unknown> {
     const rule = method.split!;
     const parts = (await rule.parts(args as never, this.splitPool, this.env)) as MethodArgs[] | undefined;
-    if (parts === undefined) return this.send(method, args, whole(), signal);
+    if (parts === undefined) return this.send(method, args, whole(), expiry);
     const results: unknown[] = new Array(parts.length);
     const width = Math.max(2, Math.min(8, 2 * this.pool.upstreams.filter((u) => u.healthy).length));
     let next = 0;
     const worker = async () => {
       while (next < parts.length) {
         const i = next++;
-        signal?.throwIfAborted();
-        results[i] = await this.send(method, parts[i], this.form.encode(method, parts[i]), signal);
+        // Past the deadline the client has had its answer: no further part is sent.
+        if (expiry?.expired) throw new UpstreamFailure('aborted', 'aborted');
+        results[i] = await this.send(method, parts[i], this.form.encode(method, parts[i]), expiry);
       }
     };
     await Promise.all(Array.from({ length: Math.min(width, parts.length) }, worker));

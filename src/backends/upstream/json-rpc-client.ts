@@ -11,6 +11,7 @@ import { Pool } from 'undici';
 import type { Json } from '../../rpc/json';
 import { BatchExchange } from './batch-exchange';
 import { Exchange, type CallResult } from './exchange';
+import type { ReadWaiters } from './read-waiters';
 import { UpstreamFailure } from './upstream-errors';
 
 export interface Batching {
@@ -53,13 +54,16 @@ export class JsonRpcClient {
     this.batchMax = batching.maxSize;
   }
 
-  /** `params`: by name (CometBFT) or by position (EVM); `traceHeaders`: the call's trace context (traceparent). */
-  call(method: string, params: Json, timeoutMs: number, signal?: AbortSignal, traceHeaders?: Record<string, string>): Promise<CallResult> {
+  /**
+   * `params`: by name (CometBFT) or by position (EVM); `signal`: a hedge leg's abort; `traceHeaders`: the
+   * call's trace context (traceparent); `waiters`: the calls waiting for it (abandoned when they all timed out).
+   */
+  call(method: string, params: Json, timeoutMs: number, signal?: AbortSignal, traceHeaders?: Record<string, string>, waiters?: ReadWaiters): Promise<CallResult> {
     const id = this.nextId++;
     const body = `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}`;
     return new Promise<CallResult>((resolve, reject) => {
-      if (signal?.aborted) return reject(new UpstreamFailure('aborted', 'aborted'));
-      const call = new Exchange(id, body, resolve, reject, timeoutMs, signal);
+      if (signal?.aborted || waiters?.abandoned) return reject(new UpstreamFailure('aborted', 'aborted'));
+      const call = new Exchange(id, body, resolve, reject, timeoutMs, signal, waiters);
       if (traceHeaders) call.headers = { ...this.headers, ...traceHeaders };
       if (this.batchMax <= 1) return this.send(call);
       this.queue.push(call);

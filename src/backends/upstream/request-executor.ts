@@ -20,6 +20,7 @@ import type { Upstream } from './upstream';
 import type { UpstreamSettings } from '../../config/upstream-config';
 import type { UpstreamRequestObserver } from './upstream-observer';
 import { startAttempt, type AttemptRole } from '../../tracing/upstream-spans';
+import type { ReadWaiters } from './read-waiters';
 
 export interface UpstreamRequest {
   readonly method: string;
@@ -28,8 +29,8 @@ export interface UpstreamRequest {
   readonly needs: RouteNeeds;
   readonly idempotent: boolean;
   readonly timeoutMs?: number;
-  /** Fires once no caller waits for the answer (its deadline passed): the request is aborted, no retry follows. */
-  readonly signal?: AbortSignal;
+  /** The calls waiting for the answer: once they all timed out the request is abandoned, no retry follows. */
+  readonly waiters?: ReadWaiters;
 }
 
 /** An answer and the upstream that gave it (whose chain the pool's cache checks). */
@@ -62,7 +63,7 @@ export class RequestExecutor {
     const tried = new Set<Upstream>();
     let lastError: Error | undefined;
     for (let attempt = 0; attempt <= this.settings.retries; attempt++) {
-      if (req.signal?.aborted) throw this.final(lastError ?? new UpstreamFailure('aborted', 'aborted'));
+      if (req.waiters?.abandoned) throw this.final(lastError ?? new UpstreamFailure('aborted', 'aborted'));
       const scope = attempt === 0 ? 'any' : this.retryScope(req, lastError);
       if (attempt > 0) {
         if (scope === 'none' || (scope === 'others' && candidates(this.upstreams(), req.needs, tried).length === 0)) break;
@@ -159,13 +160,12 @@ export class RequestExecutor {
 
   /** `leg`: the abort of a hedge's leg, on top of the request's own. */
   private attempt(u: Upstream, req: UpstreamRequest, leg: AbortSignal | undefined, role: AttemptRole): Promise<AnsweredCall> {
-    const signal = leg && req.signal ? AbortSignal.any([leg, req.signal]) : (leg ?? req.signal);
     const started = performance.now();
     const span = startAttempt(u.name, req.method, role);
     u.inFlight++;
     u.counters.requests++;
     // then(answered, failed), not an async frame: one step fewer in every upstream call's promise chain.
-    return u.client.call(req.method, req.params, req.timeoutMs ?? this.settings.request_timeout, signal, span?.headers).then(
+    return u.client.call(req.method, req.params, req.timeoutMs ?? this.settings.request_timeout, leg, span?.headers, req.waiters).then(
       ({ result, bytes }) => {
         const stated = this.protocol.chainOf(req.method, result);
         const chain = this.chain.current;

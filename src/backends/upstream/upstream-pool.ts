@@ -21,11 +21,14 @@ import type { UpstreamEndpoint, UpstreamSettings } from '../../config/upstream-c
 import type { PoolSurface, UpstreamObserver } from './upstream-observer';
 import type { PoolStats } from './pool-stats';
 import { noteCacheHit } from '../../tracing/upstream-spans';
-import { JointAbort } from './joint-abort';
+import { ReadWaiters } from './read-waiters';
+import type { CallExpiry } from '../../rpc/within-deadline';
 
 
-export interface PoolRequest extends UpstreamRequest {
+export interface PoolRequest extends Omit<UpstreamRequest, 'waiters'> {
   readonly cache: CacheRule;
+  /** The call's deadline: a read no call waits for any more is abandoned. */
+  readonly expiry?: CallExpiry;
 }
 
 /** The response cache of a pool. */
@@ -44,7 +47,7 @@ export class UpstreamPool {
   readonly cache: ResponseCache;
   /** The Redis tier; undefined without `[cache] redis_url`. */
   readonly sharedCache: RedisCacheTier | undefined;
-  private readonly inFlight = new Map<string, { readonly answer: Promise<Json>; readonly abort?: JointAbort }>();
+  private readonly inFlight = new Map<string, { readonly answer: Promise<Json>; readonly waiters?: ReadWaiters }>();
   /** Reads answered by joining an identical one in flight. */
   deduplicated = 0;
   private readonly headListeners = new Set<(head: bigint) => void>();
@@ -244,7 +247,7 @@ export class UpstreamPool {
   /** An answer from the memory cache comes back as it is, not as a promise: a hit costs no promise chain. */
   request(req: PoolRequest): Json | Promise<Json> {
     if (!req.idempotent) return this.executor.execute(req).then(resultOf);
-    return this.read(`${req.method}${JSON.stringify(req.params)}`, req.cache, req.needs.height, (signal) => this.executor.execute(signal === req.signal ? req : { ...req, signal }), req.signal);
+    return this.read(`${req.method}${JSON.stringify(req.params)}`, req.cache, req.needs.height, (waiters) => this.executor.execute({ ...req, waiters }), req.expiry);
   }
 
   /**
@@ -261,7 +264,7 @@ export class UpstreamPool {
   }
 
   /** A read: the memory cache, or one identical read in flight, or `fetch` (through Redis for an immutable answer). */
-  private read(what: string, rule: CacheRule, height: bigint | undefined, fetch: (signal?: AbortSignal) => Promise<AnsweredCall & { readonly network?: string }>, signal?: AbortSignal): Json | Promise<Json> {
+  private read(what: string, rule: CacheRule, height: bigint | undefined, fetch: (waiters?: ReadWaiters) => Promise<AnsweredCall & { readonly network?: string }>, expiry?: CallExpiry): Json | Promise<Json> {
     // Keyed by chain: what was read or is being read for another chain is never an answer for this one.
     const chain = this.chainId;
     const key = `${chain}:${what}`;
@@ -273,7 +276,7 @@ export class UpstreamPool {
         return hit;
       }
     }
-    return this.joined(key, signal, (shared) => this.load(key, chain, rule, height, head, () => fetch(shared)));
+    return this.joined(key, expiry, (waiters) => this.load(key, chain, rule, height, head, () => fetch(waiters)));
   }
 
   /** Its response cache's counts (memory, and Redis with `[cache] redis_url`), without the rest of stats(). */
@@ -297,17 +300,17 @@ export class UpstreamPool {
     return this.executor.unavailable({});
   }
 
-  /** One read per key in flight; one its first caller can give up (`signal`) is aborted once every caller did. */
-  private joined(key: string, signal: AbortSignal | undefined, load: (shared?: AbortSignal) => Promise<Json>): Promise<Json> {
+  /** One read per key in flight, abandoned once every call that joined it timed out (one without a deadline: never). */
+  private joined(key: string, expiry: CallExpiry | undefined, load: (waiters?: ReadWaiters) => Promise<Json>): Promise<Json> {
     const running = this.inFlight.get(key);
     if (running) {
       this.deduplicated++;
-      running.abort?.join(signal);
+      running.waiters?.join(expiry);
       return running.answer;
     }
-    const abort = signal === undefined ? undefined : new JointAbort(signal);
+    const waiters = expiry === undefined ? undefined : new ReadWaiters(expiry);
     // then(done, failed) rather than finally(): one step fewer in every read's promise chain.
-    const answer = load(abort?.signal).then(
+    const answer = load(waiters).then(
       (result) => {
         this.inFlight.delete(key);
         return result;
@@ -317,7 +320,7 @@ export class UpstreamPool {
         throw err;
       },
     );
-    this.inFlight.set(key, { answer, abort });
+    this.inFlight.set(key, { answer, waiters });
     return answer;
   }
 
