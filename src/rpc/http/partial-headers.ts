@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { normalizeIp } from '../../access/client-address';
 import type { UnfinishedBytes, UnfinishedHold } from '../unfinished-bytes';
@@ -40,14 +40,17 @@ export function budgetPartialHeaders(server: Server, budget: UnfinishedBytes): (
     entry.hold.release();
     return entry;
   };
-  server.on('request', (req: IncomingMessage, res) => {
-    const entry = headersIn(req);
-    // Keep-alive: the next request's headers start where this one ends.
-    res.once('finish', () => {
-      if (entry === undefined || entry.socket.destroyed) return;
-      entry.mark = entry.socket.bytesRead;
-      waiting.add(entry);
-    });
+  // Keep-alive: the next request's headers start where this one's answer ends. One shared listener
+  // (no closure or once-wrapper per request); 'finish' comes once, and the server has already detached
+  // the response from its socket then, so the socket is the request's.
+  function answered(this: ServerResponse): void {
+    const entry = bySocket.get(this.req.socket as Socket);
+    if (entry === undefined || entry.socket.destroyed) return;
+    entry.mark = entry.socket.bytesRead;
+    waiting.add(entry);
+  }
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (headersIn(req) !== undefined) res.on('finish', answered);
   });
   server.on('upgrade', (req: IncomingMessage) => void headersIn(req));
   const timer = setInterval(() => {
