@@ -6,6 +6,7 @@
 import { isIP } from 'node:net';
 import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import type { Reading, ValueKind } from './config-table-spec';
+import { UINT64_MAX } from '../rpc/int-bounds';
 
 type Message = ValidationOptions['message'];
 
@@ -49,9 +50,6 @@ export function IsIntBetween(min: number, max: number): Reading<number> {
     (o) => Max(max, o),
   );
 }
-
-/** The largest value of a node's uint64 keys (gas-cap). */
-export const UINT64_MAX = 2n ** 64n - 1n;
 
 /** A node's uint64 (gas-cap): the loader reads values past 2^53−1 as 2^53−1, no practical difference for a cap. */
 export function IsUint64(): Reading<number> {

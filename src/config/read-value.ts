@@ -1,6 +1,6 @@
 import { parse as parseToml } from 'smol-toml';
 import type { ValueKind } from './config-table-spec';
-import { UINT64_MAX } from './config-validators';
+import { UINT64_MAX } from '../rpc/int-bounds';
 import { parseDuration } from './duration';
 
 /** Where a raw value came from: a TOML file keeps its types; the environment and flags give text. */

@@ -19,7 +19,7 @@ import { candidates, type RouteNeeds } from './router';
 import type { Upstream } from './upstream';
 import type { UpstreamSettings } from '../../config/upstream-config';
 import type { UpstreamRequestObserver } from './upstream-observer';
-import { startAttempt, type AttemptRole } from '../../tracing/upstream-spans';
+import { startAttempt, type AttemptRole, type AttemptSpan } from '../../tracing/upstream-spans';
 import type { ReadWaiters } from './read-waiters';
 
 export interface UpstreamRequest {
@@ -158,7 +158,7 @@ export class RequestExecutor {
     });
   }
 
-  /** `leg`: the abort of a hedge's leg, on top of the request's own. */
+  /** `leg`: the abort of a hedge's leg (when the other leg won). */
   private attempt(u: Upstream, req: UpstreamRequest, leg: AbortSignal | undefined, role: AttemptRole): Promise<AnsweredCall> {
     const started = performance.now();
     const span = startAttempt(u.name, req.method, role);
@@ -186,7 +186,7 @@ export class RequestExecutor {
   }
 
   /** Counts a failed attempt on `u` (an answer error is the node's verdict, not a fault of the node) and throws `err` on. */
-  private attemptFailed(u: Upstream, started: number, span: ReturnType<typeof startAttempt>, err: unknown): never {
+  private attemptFailed(u: Upstream, started: number, span: AttemptSpan | undefined, err: unknown): never {
     u.inFlight--;
     if (err instanceof UpstreamAnswerError) {
       u.counters.answerErrors++;
@@ -204,6 +204,11 @@ export class RequestExecutor {
     throw err;
   }
 
+  /**
+   * How long `u` may take before `backup` is asked too: `u`'s latency quantile once it has 20
+   * latencies; before that the backup's (what a read usually costs elsewhere in the pool), so that
+   * the first reads of a slow upstream are rescued too; `hedge_max_delay` while neither is known.
+   */
   private hedgeDelay(u: Upstream, backup: Upstream): number | undefined {
     const q = this.settings.hedge_quantile;
     if (q <= 0) return undefined;

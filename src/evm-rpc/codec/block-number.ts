@@ -3,9 +3,9 @@ import { CodecError } from './codec-error';
 import { fixedText, HASH } from './fixed-bytes';
 import { isObject, jsonKind, goMembers, decodeBool } from './go-json';
 import { decodeUint64Text } from './hex';
+import { INT64_MAX } from '../../rpc/int-bounds';
 
 const TAGS: ReadonlySet<string> = new Set<BlockTag>(['latest', 'pending', 'earliest', 'safe', 'finalized']);
-const INT64_MAX = 2n ** 63n - 1n;
 
 function tagOrNumber(text: string, tooHigh: string): BlockRef {
   if (TAGS.has(text)) return { kind: 'tag', tag: text as BlockTag };

@@ -1,4 +1,5 @@
 import { CodecError } from './codec-error';
+import { UINT64_MAX } from '../../rpc/int-bounds';
 
 /** go-ethereum's hexutil error texts. */
 export const HexMessage = {
@@ -33,9 +34,6 @@ export function quantityDigits(text: string, maxDigits: number, rangeMessage: st
   return digits;
 }
 
-/** 2^64: the first value past uint64 (a constant: a bigint power is computed anew at each use). */
-export const UINT64_LIMIT = 2n ** 64n;
-
 /** hexutil.DecodeUint64, used by block numbers: an empty string is an error here. */
 export function decodeUint64Text(text: string): bigint {
   if (text.length === 0) throw new HexError(HexMessage.empty);
@@ -46,7 +44,7 @@ export function decodeUint64Text(text: string): bigint {
   if (!HEX_DIGITS.test(digits)) throw new HexError(HexMessage.syntax);
   // Validated digits under the prefix: BigInt reads the text as it is.
   const value = BigInt(text);
-  if (value >= UINT64_LIMIT) throw new HexError(HexMessage.uint64Range);
+  if (value > UINT64_MAX) throw new HexError(HexMessage.uint64Range);
   return value;
 }
 

@@ -1,5 +1,6 @@
 import { typeError, type GoField } from './go-json';
-import { decodeUint64Text, HexError, HexMessage, quantityDigits, UINT64_LIMIT } from './hex';
+import { UINT64_MAX } from '../../rpc/int-bounds';
+import { decodeUint64Text, HexError, HexMessage, quantityDigits } from './hex';
 
 /** The hexutil quantity types of go-ethereum's signatures. */
 export interface QuantityType {
@@ -27,6 +28,6 @@ export function decodeQuantity(value: unknown, type: QuantityType, field?: GoFie
 /** rpc.DecimalOrHex (eth_feeHistory's blockCount): a decimal or hex uint64, quoted or not. */
 export function decodeDecimalOrHex(value: unknown): bigint {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (/^[0-9]+$/.test(text) && BigInt(text) < UINT64_LIMIT) return BigInt(text);
+  if (/^[0-9]+$/.test(text) && BigInt(text) <= UINT64_MAX) return BigInt(text);
   return decodeUint64Text(text);
 }

@@ -1,9 +1,7 @@
 import { CodecError } from '../../rpc/codec';
+import { INT64_MAX, INT64_MIN, UINT64_MAX } from '../../rpc/int-bounds';
 import type { NodeParamType } from './param-types';
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-const UINT64_MAX = 2n ** 64n - 1n;
 const HEX = /^[0-9a-fA-F]*$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
