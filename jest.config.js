@@ -2,6 +2,8 @@
 module.exports = {
   // Node's environment, failing a suite that leaves a child process or a server running (see the file).
   testEnvironment: '<rootDir>/test/support/no-leftovers-environment.ts',
+  // Should jest not exit after the last suite, prints what holds it open.
+  globalTeardown: '<rootDir>/test/support/exit-watch.ts',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   // Sources first: a plugin built in place (plugins/*/index.js) must not shadow its .ts under test.

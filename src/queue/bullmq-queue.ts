@@ -53,7 +53,7 @@ export class BullQueue implements BroadcastQueue {
   private readonly producer: Redis;
   private readonly queues: Record<Lane, Queue>;
   private readonly events: Record<Lane, QueueEvents>;
-  private readonly workers: Worker[] = [];
+  private readonly workers: LaneWorker[] = [];
   /** Names this process in the outcomes of the jobs it delivers. */
   private readonly instance = randomUUID();
   /** Where logs say Redis is (no password). */
@@ -177,7 +177,7 @@ export class BullQueue implements BroadcastQueue {
   work(deliver: Deliver): void {
     const { concurrency, rate_limit } = this.settings;
     for (const lane of LANES) {
-      const worker = new Worker<JobData, Finished>(lane, (job, token) => this.process(job, token, deliver), {
+      const worker = new LaneWorker(lane, (job, token) => this.process(job, token, deliver), {
         connection: this.connectionOptions(),
         prefix: this.settings.redis_key_prefix,
         concurrency,
@@ -232,16 +232,17 @@ export class BullQueue implements BroadcastQueue {
     this.closed = true;
     // BullMQ's graceful close never settles if it starts while a worker's blocking connection waits to
     // reconnect (it cancels the reconnect, then waits for an `end` that ioredis never emits), and a forced
-    // close after it returns that same promise: the worker's timers would run forever. So connections
-    // that are about to reconnect are given the time to (Redis is up), and a forced close is the only one
-    // tried while Redis is away.
+    // close after it returns that same promise. So connections that are about to reconnect are given the
+    // time to (Redis is up), only a close that starts forced is tried while Redis is away, and a worker
+    // whose close did not finish has its lock-renewal timer stopped, which would otherwise hold the
+    // process open forever.
     const settling = this.reconnectingUntil - Date.now();
     if (this.up && settling > 0) await new Promise((r) => setTimeout(r, settling + RECONNECT_SETTLE_MS));
-    const grace = this.up ? SHUTDOWN_GRACE_MS : 0;
-    const graceful = await settlesWithin(Promise.all(this.workers.map((w) => w.close())), grace);
-    if (!graceful) {
-      this.logger.warn(`closing the queue's workers without waiting (Redis at ${this.where} ${this.up ? 'did not finish in time' : 'is unreachable'})`);
-      await settlesWithin(Promise.all(this.workers.map((w) => w.close(true))), 1_000);
+    const up = this.up;
+    const closed = await settlesWithin(Promise.all(this.workers.map((w) => w.close(!up))), up ? SHUTDOWN_GRACE_MS : 1_000);
+    if (!closed) {
+      this.logger.warn(`closing the queue's workers without waiting (Redis at ${this.where} ${up ? 'did not finish in time' : 'is unreachable'})`);
+      for (const worker of this.workers) await worker.stopTimers();
     }
     await settlesWithin(Promise.all(LANES.flatMap((lane) => [this.events[lane].close(), this.queues[lane].close()])), this.up ? 5_000 : 0);
     if (this.producer.status === 'ready') await this.producer.quit().catch(() => this.producer.disconnect());
@@ -360,6 +361,14 @@ function splitMember(member: string): [Lane | undefined, string] {
   const at = member.indexOf(':');
   const lane = member.slice(0, at);
   return [(LANES as readonly string[]).includes(lane) ? (lane as Lane) : undefined, member.slice(at + 1)];
+}
+
+/** A BullMQ worker whose timers can be stopped when its close cannot finish (see close()). */
+class LaneWorker extends Worker<JobData, Finished> {
+  /** Stops renewing the locks of the jobs it holds; they return to the queue once the locks expire. */
+  stopTimers(): Promise<void> {
+    return this.lockManager.close();
+  }
 }
 
 /** Whether `work` settled within `ms` (its failure counts as settled); it is left to run on otherwise. */

@@ -1,32 +1,44 @@
 /**
- * The test environment: Node's, plus a check after each suite that it left no child process running
- * and no server listening. Suites run in band, so what a suite forgets (a gateway that ignored SIGTERM,
- * an nginx or an in-process gateway whose suite failed half-way) would keep jest from ever exiting.
- * The check stops what it finds and fails the suite that left it, naming each.
+ * The test environment: Node's, plus a check after each suite that it left no child process running,
+ * no server listening and no timer that holds the process open for long (an interval, or a timeout of
+ * LONG_TIMEOUT_MS or more, still pending SETTLE_MS after the suite). Suites run in band, so what a suite forgets (a gateway that ignored
+ * SIGTERM, an nginx or an in-process gateway whose suite failed half-way, a poll loop nobody stops)
+ * would keep jest from ever exiting. The check stops what it finds and fails the suite that left it,
+ * naming each (a timer by the stack that created it).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:net';
+import timers from 'node:timers';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { TestEnvironment } from 'jest-environment-node';
+import { processesOfThisGroup } from './process-group';
+
+/** A pending ref'd timeout this long or longer is a leftover; shorter ones end by themselves soon after. */
+const LONG_TIMEOUT_MS = 1_000;
+/** How long leftover timers are given to end before they are stopped and reported. */
+const SETTLE_MS = 3_000;
 
 export default class NoLeftoversEnvironment extends TestEnvironment {
   private serversBefore = new Set<Server>();
+  private readonly timers = new TimerWatch();
+  private readonly processes = new ProcessWatch();
 
   override async setup(): Promise<void> {
     await super.setup();
     this.serversBefore = new Set(listeningServers());
+    this.processes.snapshot();
+    this.timers.install(this.global);
   }
 
   override async teardown(): Promise<void> {
     await super.teardown();
-    const left: string[] = [];
-    for (const child of runningChildren()) {
-      left.push(`process ${child.pid} ${child.command}`);
-      try {
-        process.kill(child.pid, 'SIGKILL');
-      } catch {
-        // It exited meanwhile.
-      }
-    }
+    // What ends by itself soon is let end: a socket closed as the suite ends clears its timers (ws's
+    // closing handshake, ioredis's wait for the server's FIN) a little later. Timers set meanwhile are
+    // still recorded, so that a timer that sets itself again is still seen.
+    for (const end = Date.now() + SETTLE_MS; Date.now() < end && this.timers.leftovers().length > 0; ) await sleep(20);
+    this.timers.uninstall();
+    const left: string[] = this.timers.stopLeftovers();
+    left.push(...this.processes.killLeftovers());
     for (const server of listeningServers()) {
       if (this.serversBefore.has(server)) continue;
       left.push(`server on ${JSON.stringify(server.address())}`);
@@ -43,31 +55,99 @@ function listeningServers(): Server[] {
   return handles.filter((h): h is Server => typeof (h as Server).listening === 'boolean' && (h as Server).listening && typeof (h as Server).address === 'function');
 }
 
-interface Child {
-  readonly pid: number;
-  readonly command: string;
+/**
+ * Processes started during the suite that have not exited: this process's children, and whatever else
+ * joined its process group meanwhile (a child's child outlives a killed parent as an orphan, and holds
+ * the pipes it inherited open, so that jest waits for them). Empty where there is no /proc.
+ */
+class ProcessWatch {
+  private before = new Set<number>();
+
+  snapshot(): void {
+    this.before = new Set(processesOfThisGroup().map((p) => p.pid));
+  }
+
+  /** Kills every leftover and describes it. */
+  killLeftovers(): string[] {
+    return processesOfThisGroup()
+      .filter((p) => p.ppid === process.pid || !this.before.has(p.pid))
+      .map((p) => {
+        try {
+          process.kill(p.pid, 'SIGKILL');
+        } catch {
+          // It exited meanwhile.
+        }
+        return `process ${p.pid} ${p.command}${p.ppid === process.pid ? '' : ' (not a child: an orphan of one)'}`;
+      });
+  }
 }
 
-/** This process's children that have not exited, from /proc (none where there is no /proc). */
-function runningChildren(): Child[] {
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return [];
-  }
-  const children: Child[] = [];
-  for (const pid of pids) {
-    try {
-      // stat: "pid (comm) state ppid …"; comm may hold spaces and parentheses, so read after the last ')'.
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(ppid) !== process.pid || state === 'Z') continue;
-      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim().slice(0, 200);
-      children.push({ pid: Number(pid), command });
-    } catch {
-      // Gone between the listing and the read.
+type Timer = NodeJS.Timeout & { _idleTimeout: number; _repeat: number | null; _destroyed: boolean };
+type TimerFn = (callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => Timer;
+
+/**
+ * Records every timer the suite creates through setTimeout/setInterval (its context's globals and
+ * node:timers), with the stack that created it, until teardown. Node's own timers (a socket's idle
+ * timeout) are not seen; the sockets they belong to are checked as servers and children are.
+ */
+class TimerWatch {
+  private readonly created = new Map<Timer, Error>();
+  private restore: (() => void)[] = [];
+
+  install(global: Record<string, unknown>): void {
+    for (const name of ['setTimeout', 'setInterval'] as const) {
+      const wrapped = this.wrap(timers[name] as unknown as TimerFn);
+      this.restore.push(replace(global, name, wrapped), replace(timers as unknown as Record<string, unknown>, name, wrapped));
     }
   }
-  return children;
+
+  /** Restores the real functions. */
+  uninstall(): void {
+    this.restore.forEach((undo) => undo());
+    this.restore = [];
+  }
+
+  leftovers(): Timer[] {
+    return [...this.created.keys()].filter(isLeftover);
+  }
+
+  /** Stops each leftover timer and describes it. */
+  stopLeftovers(): string[] {
+    const left = this.leftovers().map((timer) => {
+      const kind = timer._repeat === null ? `timeout of ${timer._idleTimeout} ms` : `interval of ${timer._idleTimeout} ms`;
+      clearTimeout(timer);
+      const stack = this.created.get(timer)!.stack?.split('\n').slice(2, 6).map((line) => line.trim());
+      return `${kind} set ${stack?.join(' < ')}`;
+    });
+    this.created.clear();
+    return left;
+  }
+
+  private wrap(real: TimerFn): TimerFn {
+    const created = this.created;
+    const wrapped = function (this: unknown, ...args: Parameters<TimerFn>): Timer {
+      const timer = real.apply(this, args);
+      created.set(timer, new Error());
+      // Forget ended timers now and then, so that a suite making millions holds only the live ones.
+      if (created.size % 10_000 === 0) for (const t of created.keys()) if (t._destroyed) created.delete(t);
+      return timer;
+    };
+    const custom = (real as unknown as Record<symbol, unknown>)[promisify.custom];
+    if (custom !== undefined) Object.defineProperty(wrapped, promisify.custom, { value: custom });
+    return wrapped as TimerFn;
+  }
+}
+
+/** A timer still pending and holding the process open: an interval, or a long timeout. */
+function isLeftover(timer: Timer): boolean {
+  if (timer._destroyed || timer._idleTimeout < 0 || !timer.hasRef()) return false;
+  return timer._repeat !== null || timer._idleTimeout >= LONG_TIMEOUT_MS;
+}
+
+function replace(target: Record<string, unknown>, name: string, value: unknown): () => void {
+  const before = target[name];
+  target[name] = value;
+  return () => {
+    if (target[name] === value) target[name] = before;
+  };
 }
