@@ -11,11 +11,11 @@ import timers from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { TestEnvironment } from 'jest-environment-node';
-import { processesOfThisGroup } from './process-group';
+import { type GroupProcess, processesOfThisGroup } from './process-group';
 
 /** A pending ref'd timeout this long or longer is a leftover; shorter ones end by themselves soon after. */
 const LONG_TIMEOUT_MS = 1_000;
-/** How long leftover timers are given to end before they are stopped and reported. */
+/** How long leftover timers and processes are given to end before they are stopped and reported. */
 const SETTLE_MS = 3_000;
 
 export default class NoLeftoversEnvironment extends TestEnvironment {
@@ -32,10 +32,11 @@ export default class NoLeftoversEnvironment extends TestEnvironment {
 
   override async teardown(): Promise<void> {
     await super.teardown();
-    // What ends by itself soon is let end: a socket closed as the suite ends clears its timers (ws's
-    // closing handshake, ioredis's wait for the server's FIN) a little later. Timers set meanwhile are
-    // still recorded, so that a timer that sets itself again is still seen.
-    for (const end = Date.now() + SETTLE_MS; Date.now() < end && this.timers.leftovers().length > 0; ) await sleep(20);
+    // What ends by itself soon is let end: a child stopped as the suite ends is still exiting; a socket
+    // closed then clears its timers (ws's closing handshake, ioredis's wait for the server's FIN) a
+    // little later. Timers set meanwhile are still recorded, so that one that sets itself again is seen.
+    const settled = () => this.timers.leftovers().length === 0 && this.processes.leftovers().length === 0;
+    for (const end = Date.now() + SETTLE_MS; Date.now() < end && !settled(); ) await sleep(20);
     this.timers.uninstall();
     const left: string[] = this.timers.stopLeftovers();
     left.push(...this.processes.killLeftovers());
@@ -67,18 +68,20 @@ class ProcessWatch {
     this.before = new Set(processesOfThisGroup().map((p) => p.pid));
   }
 
+  leftovers(): GroupProcess[] {
+    return processesOfThisGroup().filter((p) => p.ppid === process.pid || !this.before.has(p.pid));
+  }
+
   /** Kills every leftover and describes it. */
   killLeftovers(): string[] {
-    return processesOfThisGroup()
-      .filter((p) => p.ppid === process.pid || !this.before.has(p.pid))
-      .map((p) => {
-        try {
-          process.kill(p.pid, 'SIGKILL');
-        } catch {
-          // It exited meanwhile.
-        }
-        return `process ${p.pid} ${p.command}${p.ppid === process.pid ? '' : ' (not a child: an orphan of one)'}`;
-      });
+    return this.leftovers().map((p) => {
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        // It exited meanwhile.
+      }
+      return `process ${p.pid} ${p.command}${p.ppid === process.pid ? '' : ' (not a child: an orphan of one)'}`;
+    });
   }
 }
 
