@@ -6,6 +6,9 @@
  * read at and die when the head moves or their TTL passes (the head: the pool's, or the devnet's), so none is ever older than one block: they
  * are kept apart, all of one head, and dropped together when a newer head is seen or when the budget
  * is full (under load most answers are of this kind, and they would otherwise push out immutable ones).
+ * They are kept in two generations of one TTL each, and the older one is dropped whole when the next
+ * begins: on a chain whose head moves slowly, reads of ever new keys (balances of fresh addresses) hold
+ * at most two TTLs of answers, not the whole budget of expired ones.
  */
 import { LRUCache } from 'lru-cache';
 import type { Json } from '../rpc/json';
@@ -27,10 +30,16 @@ const ENTRY_OVERHEAD = 96;
 export class ResponseCache {
   /** Undefined with a budget of 0 bytes: nothing is kept. */
   private readonly immutable: LRUCache<string, Entry> | undefined;
+  /** Latest-height answers stored in this generation, and in the one before it. */
   private latest = new Map<string, LatestEntry>();
+  private older = new Map<string, LatestEntry>();
+  private latestBytes = 0;
+  private olderBytes = 0;
+  /** When (now() ms) the current generation ends, and how long one lasts (the longest TTL seen). */
+  private generationEnds = 0;
+  private generationMs = 0;
   /** The head the latest-height answers were read at. */
   private latestHead = -1n;
-  private latestBytes = 0;
   hits = 0;
   misses = 0;
   evictions = 0;
@@ -52,11 +61,11 @@ export class ResponseCache {
   }
 
   get bytes(): number {
-    return (this.immutable?.calculatedSize ?? 0) + this.latestBytes;
+    return (this.immutable?.calculatedSize ?? 0) + this.latestBytes + this.olderBytes;
   }
 
   get size(): number {
-    return (this.immutable?.size ?? 0) + this.latest.size;
+    return (this.immutable?.size ?? 0) + this.latest.size + this.older.size;
   }
 
   /** The cached answer, if it is still valid at pool head `head`. */
@@ -67,14 +76,14 @@ export class ResponseCache {
       return entry.value;
     }
     this.atHead(head);
-    const latest = this.latest.get(key);
-    if (latest !== undefined && latest.expiresAt > this.now()) {
-      this.hits++;
-      return latest.value;
-    }
-    if (latest !== undefined) {
-      this.latest.delete(key);
-      this.latestBytes -= latest.bytes;
+    if (this.latest.size + this.older.size > 0) {
+      const now = this.now();
+      this.nextGeneration(now);
+      const latest = this.latest.get(key) ?? this.older.get(key);
+      if (latest !== undefined && latest.expiresAt > now) {
+        this.hits++;
+        return latest.value;
+      }
     }
     this.misses++;
     return undefined;
@@ -107,9 +116,12 @@ export class ResponseCache {
     if (ttlMs <= 0 || size > this.maxBytes) return;
     this.atHead(head);
     if (head !== this.latestHead) return;
+    const now = this.now();
+    if (ttlMs > this.generationMs) this.generationMs = ttlMs;
+    this.nextGeneration(now);
     const old = this.latest.get(key);
     if (old !== undefined) this.latestBytes -= old.bytes;
-    this.latest.set(key, { value, bytes: size, expiresAt: this.now() + ttlMs });
+    this.latest.set(key, { value, bytes: size, expiresAt: now + ttlMs });
     this.latestBytes += size;
     if (this.bytes > this.maxBytes) this.dropLatest();
   }
@@ -126,9 +138,25 @@ export class ResponseCache {
     this.dropLatest();
   }
 
-  private dropLatest(): void {
+  /**
+   * Starts a new generation once the current one has lasted its time: every answer of the older one
+   * has expired by then (each lives at most one TTL), so it is dropped whole.
+   */
+  private nextGeneration(now: number): void {
+    if (now < this.generationEnds) return;
+    const skipped = now >= this.generationEnds + this.generationMs;
+    this.older = skipped ? new Map() : this.latest;
+    this.olderBytes = skipped ? 0 : this.latestBytes;
     this.latest = new Map();
     this.latestBytes = 0;
+    this.generationEnds = now + this.generationMs;
+  }
+
+  private dropLatest(): void {
+    this.latest = new Map();
+    this.older = new Map();
+    this.latestBytes = 0;
+    this.olderBytes = 0;
   }
 }
 

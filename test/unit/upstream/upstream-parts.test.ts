@@ -79,6 +79,21 @@ describe('ResponseCache', () => {
     expect(c.evictions).toBe(0);
   });
 
+  it('holds latest answers of new keys for at most two TTLs while the head stays, and keeps each for its whole TTL', () => {
+    let now = 0;
+    const c = new ResponseCache(1 << 30, () => now);
+    // One new key every 10 ms for 10 s at one head, TTL 1 s: about 100 keys live at a time.
+    for (let i = 0; i < 1_000; i++, now += 10) {
+      c.setLatest(`k${i}`, { i }, 10, 5n, 1_000);
+      if (i >= 99) expect(c.get(`k${i - 99}`, 5n)).toEqual({ i: i - 99 });
+      expect(c.size).toBeLessThanOrEqual(200);
+    }
+    expect(c.get('k0', 5n)).toBeUndefined();
+    // A quiet spell longer than two generations leaves nothing behind.
+    now += 5_000;
+    c.setLatest('late', { late: true }, 10, 5n, 1_000);
+    expect([c.size, c.get('late', 5n)]).toEqual([1, { late: true }]);
+  });
 });
 
 describe('parseUpstreamLists', () => {
