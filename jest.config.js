@@ -1,6 +1,6 @@
 /** Unit, conformance and end-to-end tests; e2e suites start real servers on ephemeral ports. */
 module.exports = {
-  // Node's environment, failing a suite that leaves a child process or a server running (see the file).
+  // Node's environment, failing a suite that leaves a process, a server or a long timer running (see the file).
   testEnvironment: '<rootDir>/test/support/no-leftovers-environment.ts',
   // Should jest not exit after the last suite, prints what holds it open.
   globalTeardown: '<rootDir>/test/support/exit-watch.ts',

@@ -1,10 +1,11 @@
 /**
- * The test environment: Node's, plus a check after each suite that it left no child process running,
- * no server listening and no timer that holds the process open for long (an interval, or a timeout of
- * LONG_TIMEOUT_MS or more, still pending SETTLE_MS after the suite). Suites run in band, so what a suite forgets (a gateway that ignored
- * SIGTERM, an nginx or an in-process gateway whose suite failed half-way, a poll loop nobody stops)
- * would keep jest from ever exiting. The check stops what it finds and fails the suite that left it,
- * naming each (a timer by the stack that created it).
+ * The test environment: Node's, plus a check after each suite that it left no process running, no
+ * server listening and no timer that holds the process open for long (an interval, or a timeout of
+ * LONG_TIMEOUT_MS or more, still pending SETTLE_MS after the suite). Suites run in band, so what a
+ * suite forgets (a gateway that ignored SIGTERM, an nginx or an in-process gateway whose suite failed
+ * half-way, a poll loop nobody stops, a library's timer that re-arms itself) would keep jest from ever
+ * exiting. The check stops what it finds and fails the suite that left it, naming each (a timer by the
+ * stack that set it).
  */
 import type { Server } from 'node:net';
 import timers from 'node:timers';
@@ -17,6 +18,8 @@ import { type GroupProcess, processesOfThisGroup } from './process-group';
 const LONG_TIMEOUT_MS = 1_000;
 /** How long leftover timers and processes are given to end before they are stopped and reported. */
 const SETTLE_MS = 3_000;
+/** Recorded timers are swept for ended ones from this many on. */
+const PRUNE_FROM = 10_000;
 
 export default class NoLeftoversEnvironment extends TestEnvironment {
   private serversBefore = new Set<Server>();
@@ -95,6 +98,8 @@ type TimerFn = (callback: (...args: unknown[]) => void, ms?: number, ...args: un
  */
 class TimerWatch {
   private readonly created = new Map<Timer, Error>();
+  /** At this many recorded timers, the ended ones are forgotten (see wrap). */
+  private pruneAt = PRUNE_FROM;
   private restore: (() => void)[] = [];
 
   install(global: Record<string, unknown>): void {
@@ -123,16 +128,21 @@ class TimerWatch {
       return `${kind} set ${stack?.join(' < ')}`;
     });
     this.created.clear();
+    this.pruneAt = PRUNE_FROM;
     return left;
   }
 
   private wrap(real: TimerFn): TimerFn {
-    const created = this.created;
+    const watch = this;
     const wrapped = function (this: unknown, ...args: Parameters<TimerFn>): Timer {
       const timer = real.apply(this, args);
-      created.set(timer, new Error());
-      // Forget ended timers now and then, so that a suite making millions holds only the live ones.
-      if (created.size % 10_000 === 0) for (const t of created.keys()) if (t._destroyed) created.delete(t);
+      watch.created.set(timer, new Error());
+      // Ended timers are forgotten now and then, so that a suite making millions holds only the live
+      // ones; the next time comes when the record has doubled, so the sweeps cost O(1) per timer.
+      if (watch.created.size >= watch.pruneAt) {
+        for (const t of watch.created.keys()) if (t._destroyed) watch.created.delete(t);
+        watch.pruneAt = Math.max(PRUNE_FROM, 2 * watch.created.size);
+      }
       return timer;
     };
     const custom = (real as unknown as Record<symbol, unknown>)[promisify.custom];
