@@ -3,7 +3,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 export interface GroupProcess {
   readonly pid: number;
   readonly ppid: number;
-  readonly pgrp: number;
   readonly command: string;
 }
 
@@ -29,7 +28,7 @@ export function processesOfThisGroup(): GroupProcess[] {
     if (!stat || stat.state === 'Z' || (stat.ppid !== process.pid && stat.pgrp !== group)) continue;
     try {
       const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim().slice(0, 200);
-      found.push({ pid, ppid: stat.ppid, pgrp: stat.pgrp, command });
+      found.push({ pid, ppid: stat.ppid, command });
     } catch {
       // Gone between the listing and the read.
     }
@@ -38,7 +37,7 @@ export function processesOfThisGroup(): GroupProcess[] {
 }
 
 /** /proc/PID/stat's "pid (comm) state ppid pgrp …"; comm may hold spaces and parentheses, so read after the last ')'. */
-export function readStat(pid: number): { state: string; ppid: number; pgrp: number } | undefined {
+function readStat(pid: number): { state: string; ppid: number; pgrp: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
