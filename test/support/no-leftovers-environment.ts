@@ -16,8 +16,12 @@ import { type GroupProcess, processesOfThisGroup } from './process-group';
 
 /** A pending ref'd timeout this long or longer is a leftover; shorter ones end by themselves soon after. */
 const LONG_TIMEOUT_MS = 1_000;
-/** How long leftover timers and processes are given to end before they are stopped and reported. */
-const SETTLE_MS = 3_000;
+/**
+ * How long leftover timers and processes are given to end before they are stopped and reported: a
+ * library's watchdog (BullMQ's 11 s deadline on a blocking read) fires within it and is gone; a timer
+ * that sets itself again, or an interval, is still there.
+ */
+const SETTLE_MS = 15_000;
 /** Recorded timers are swept for ended ones from this many on. */
 const PRUNE_FROM = 10_000;
 
@@ -35,9 +39,9 @@ export default class NoLeftoversEnvironment extends TestEnvironment {
 
   override async teardown(): Promise<void> {
     await super.teardown();
-    // What ends by itself soon is let end: a child stopped as the suite ends is still exiting; a socket
-    // closed then clears its timers (ws's closing handshake, ioredis's wait for the server's FIN) a
-    // little later. Timers set meanwhile are still recorded, so that one that sets itself again is seen.
+    // What ends by itself is let end: a child stopped as the suite ends is still exiting; a socket closed
+    // then clears its timers (ws's closing handshake, ioredis's wait for the server's FIN) a little
+    // later; a watchdog fires. Timers set meanwhile are still recorded, so one that sets itself again is seen.
     const settled = () => this.timers.leftovers().length === 0 && this.processes.leftovers().length === 0;
     for (const end = Date.now() + SETTLE_MS; Date.now() < end && !settled(); ) await sleep(20);
     this.timers.uninstall();
@@ -92,20 +96,32 @@ type Timer = NodeJS.Timeout & { _idleTimeout: number; _repeat: number | null; _d
 type TimerFn = (callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => Timer;
 
 /**
- * Records every timer the suite creates through setTimeout/setInterval (its context's globals and
- * node:timers), with the stack that created it, until teardown. Node's own timers (a socket's idle
- * timeout) are not seen; the sockets they belong to are checked as servers and children are.
+ * Records every pending timer the suite creates through setTimeout/setInterval (its context's globals
+ * and node:timers), with the stack that created it, until teardown. A timeout is forgotten when it fires
+ * and any timer when it is cleared, so that the record holds no ended timer's callback (and what that
+ * keeps alive) in a suite that measures its own memory. Node's own timers (a socket's idle timeout) are
+ * not seen; the sockets they belong to are checked as servers and children are.
  */
 class TimerWatch {
   private readonly created = new Map<Timer, Error>();
-  /** At this many recorded timers, the ended ones are forgotten (see wrap). */
+  /** At this many recorded timers, those ended some other way (timer.close()) are forgotten (see wrap). */
   private pruneAt = PRUNE_FROM;
   private restore: (() => void)[] = [];
 
   install(global: Record<string, unknown>): void {
+    const target = timers as unknown as Record<string, unknown>;
     for (const name of ['setTimeout', 'setInterval'] as const) {
-      const wrapped = this.wrap(timers[name] as unknown as TimerFn);
-      this.restore.push(replace(global, name, wrapped), replace(timers as unknown as Record<string, unknown>, name, wrapped));
+      const wrapped = this.wrap(timers[name] as unknown as TimerFn, name === 'setTimeout');
+      this.restore.push(replace(global, name, wrapped), replace(target, name, wrapped));
+    }
+    for (const name of ['clearTimeout', 'clearInterval'] as const) {
+      const real = timers[name];
+      const created = this.created;
+      const wrapped = (timer?: Timer) => {
+        if (timer !== undefined) created.delete(timer);
+        real(timer);
+      };
+      this.restore.push(replace(global, name, wrapped), replace(target, name, wrapped));
     }
   }
 
@@ -132,13 +148,19 @@ class TimerWatch {
     return left;
   }
 
-  private wrap(real: TimerFn): TimerFn {
+  private wrap(real: TimerFn, once: boolean): TimerFn {
     const watch = this;
-    const wrapped = function (this: unknown, ...args: Parameters<TimerFn>): Timer {
-      const timer = real.apply(this, args);
+    const wrapped = function (this: unknown, callback: Parameters<TimerFn>[0], ...rest: unknown[]): Timer {
+      const fire = once && typeof callback === 'function'
+        ? function (this: unknown, ...args: unknown[]) {
+            watch.created.delete(timer);
+            return callback.apply(this, args);
+          }
+        : callback;
+      const timer = real.call(this, fire, ...(rest as [number?, ...unknown[]]));
       watch.created.set(timer, new Error());
-      // Ended timers are forgotten now and then, so that a suite making millions holds only the live
-      // ones; the next time comes when the record has doubled, so the sweeps cost O(1) per timer.
+      // Timers ended some other way are forgotten now and then; the next time comes when the record has
+      // doubled, so the sweeps cost O(1) per timer.
       if (watch.created.size >= watch.pruneAt) {
         for (const t of watch.created.keys()) if (t._destroyed) watch.created.delete(t);
         watch.pruneAt = Math.max(PRUNE_FROM, 2 * watch.created.size);
