@@ -262,11 +262,12 @@ async function startAnvil() {
 /**
  * A gateway in upstream mode over one devnet (node RPC) and one anvil (EVM); resolves once both
  * interfaces answer. `batchMaxSize`: its [upstream] batch_max_size (left out: the default, every call
- * sent alone). `nodeArgs` go to node itself (e.g. `--cpu-prof`).
+ * sent alone). `nodeArgs` go to node itself (e.g. `--cpu-prof`); `tables`: more of gateway.toml (e.g.
+ * `[cache]` keys), appended.
  */
-async function startUpstreamGateway(devnetUrl, anvilUrl, batchMaxSize, nodeArgs = []) {
+async function startUpstreamGateway(devnetUrl, anvilUrl, batchMaxSize, nodeArgs = [], tables = []) {
   const toml = [
-    '[backend]', 'kind = "upstream"', '',
+    '[backend]', 'kind = "upstream"', '', ...tables, '',
     '[upstream]', 'health_check_interval = "1s"', ...(batchMaxSize === undefined ? [] : [`batch_max_size = ${batchMaxSize}`]), '',
     '[[upstream.node]]', 'name = "devnet"', `url = "${devnetUrl}"`, '',
     '[[upstream.evm]]', 'name = "anvil"', `url = "${anvilUrl}"`, `ws = "${anvilUrl.replace(/^http/, 'ws')}"`, '',

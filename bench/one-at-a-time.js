@@ -29,7 +29,7 @@
 const { cpuMicros, load, loadAverage, rpcBody, requireNginx, runBenchmark, printResults, startNginx, startUpstreams, startUpstreamGateway, startBareProxy, checkRoutes, sequentialClient, quantile } = require('./lib');
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
-const WARMUP = 500;
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 500);
 const WARMUP_SECONDS = 3;
 const TARGET = 1.15;
 const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);

@@ -11,12 +11,12 @@
  * at most two TTLs of answers, not the whole budget of expired ones.
  */
 import { LRUCache } from 'lru-cache';
-import type { Json } from '../rpc/json';
-import type { CacheRule } from '../rpc/method';
+import type { WireResult } from '../rpc/result-json';
+import { keepsForever, type CacheRule } from '../rpc/method';
 import type { RedisTierStats } from './upstream/redis-cache';
 
 interface Entry {
-  readonly value: Json;
+  readonly value: WireResult;
   readonly bytes: number;
 }
 
@@ -69,7 +69,7 @@ export class ResponseCache {
   }
 
   /** The cached answer, if it is still valid at pool head `head`. */
-  get(key: string, head: bigint): Json | undefined {
+  get(key: string, head: bigint): WireResult | undefined {
     const entry = this.immutable?.get(key);
     if (entry !== undefined) {
       this.hits++;
@@ -91,12 +91,12 @@ export class ResponseCache {
 
   /**
    * Keeps an answer as its rule says: an immutable one once `settled` (the height it names is final) and
-   * its rule's `keep` takes it; a latest one while `head` (the head it was read at) is still the head,
+   * its rule takes it (keepsForever); a latest one while `head` (the head it was read at) is still the head,
    * for `ttlMs`. True when the answer is immutable and kept-worthy (a shared tier may keep it too).
    */
-  keep(key: string, rule: CacheRule, value: Json, bytes: number, settled: boolean, head: bigint | undefined, ttlMs: number): boolean {
+  keep(key: string, rule: CacheRule, value: WireResult, bytes: number, settled: boolean, head: bigint | undefined, ttlMs: number): boolean {
     if (rule.kind === 'immutable') {
-      if (!settled || !(rule.keep?.(value) ?? true)) return false;
+      if (!settled || !keepsForever(rule, value)) return false;
       this.setImmutable(key, value, bytes);
       return true;
     }
@@ -104,14 +104,14 @@ export class ResponseCache {
     return false;
   }
 
-  setImmutable(key: string, value: Json, bytes: number): void {
+  setImmutable(key: string, value: WireResult, bytes: number): void {
     const size = bytes + key.length + ENTRY_OVERHEAD;
     if (this.immutable === undefined || size > this.maxBytes) return;
     this.immutable.set(key, { value, bytes: size });
     if (this.bytes > this.maxBytes) this.dropLatest();
   }
 
-  setLatest(key: string, value: Json, bytes: number, head: bigint, ttlMs: number): void {
+  setLatest(key: string, value: WireResult, bytes: number, head: bigint, ttlMs: number): void {
     const size = bytes + key.length + ENTRY_OVERHEAD;
     if (ttlMs <= 0 || size > this.maxBytes) return;
     this.atHead(head);

@@ -3,9 +3,9 @@ import type { Json, JsonObject } from '../rpc/json';
 import { IMMUTABLE, LATEST, NEVER, type CacheRule } from '../rpc/method';
 
 /** Found: a null (unknown block or transaction) may still appear later. */
-export const FOUND: CacheRule = { kind: 'immutable', keep: (r) => r !== null };
+export const FOUND: CacheRule = { kind: 'immutable', found: true };
 /** A transaction is final once mined (a pending one has a null blockHash). */
-export const MINED: CacheRule = { kind: 'immutable', keep: (r) => r !== null && (r as JsonObject).blockHash != null };
+export const MINED: CacheRule = { kind: 'immutable', found: true, keep: (r) => (r as JsonObject).blockHash != null };
 
 /**
  * How an answer at a block may be kept: at a number, a hash or `earliest` it never changes (CometBFT

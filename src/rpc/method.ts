@@ -2,6 +2,7 @@ import type { GatewayConfigService } from '../config/gateway-config.service';
 import type { CallContext } from './call-context';
 import type { Codec } from './codec';
 import type { Json } from './json';
+import { isNullResult, readResult } from './result-json';
 
 /** One parameter of a method: its name, its codec, and whether it may be left out (a Go pointer). */
 export interface Param<N extends string = string, T = unknown, O extends boolean = boolean> {
@@ -34,8 +35,11 @@ export type ArgsOf<P extends Params> = {
  * Cache-Control on the node RPC's URI and POST answers).
  */
 export type CacheRule =
-  /** Never changes once answered; `keep` decides on the result (a null "not found" may appear later). */
-  | { readonly kind: 'immutable'; readonly keep?: (result: Json) => boolean }
+  /**
+   * Never changes once answered. `found`: a null ("not found", which may appear later) is not kept,
+   * told without parsing an answer passed on unread; `keep` decides on the result's value besides.
+   */
+  | { readonly kind: 'immutable'; readonly found?: boolean; readonly keep?: (result: Json) => boolean }
   /** An answer about the latest height: kept for at most one block. */
   | { readonly kind: 'latest' }
   | { readonly kind: 'never' };
@@ -173,6 +177,11 @@ export function heightOf(method: AnyMethod, args: MethodArgs): bigint | undefine
 
 /** True when this successful answer can never change. */
 export function isImmutableAnswer(method: AnyMethod, args: MethodArgs, result: unknown): boolean {
-  const rule = cacheRuleOf(method, args);
-  return rule.kind === 'immutable' && (rule.keep?.(result as Json) ?? true);
+  return keepsForever(cacheRuleOf(method, args), result);
+}
+
+/** Whether `rule` keeps `result` for ever; an unread answer is parsed only for a `keep` predicate. */
+export function keepsForever(rule: CacheRule, result: unknown): boolean {
+  if (rule.kind !== 'immutable' || (rule.found === true && isNullResult(result))) return false;
+  return rule.keep === undefined || rule.keep(readResult(result) as Json);
 }

@@ -6,6 +6,7 @@ import { LeaderAnswerError, type LeaderConnection } from '../../devnet/follower/
 import type { JsonObject } from '../../rpc/json';
 import { JsonRpcClient } from '../upstream/json-rpc-client';
 import { UpstreamAnswerError } from '../upstream/upstream-errors';
+import { readResult } from '../../rpc/result-json';
 
 export class LeaderClient implements LeaderConnection {
   private readonly node: JsonRpcClient;
@@ -25,9 +26,10 @@ export class LeaderClient implements LeaderConnection {
 
   /** A JSON-RPC error answered by the leader is thrown as a LeaderAnswerError (its `detail`: CometBFT's text). */
   async call(method: string, params: JsonObject = {}): Promise<JsonObject> {
-    const { result } = await this.node.call(method, params, this.timeoutMs).catch((err: unknown) => {
+    const answer = await this.node.call(method, params, this.timeoutMs).catch((err: unknown) => {
       throw err instanceof UpstreamAnswerError ? new LeaderAnswerError(err.message, err.detail) : err;
     });
+    const result = readResult(answer.result);
     if (result === null || typeof result !== 'object' || Array.isArray(result)) {
       throw new Error(`the leader answered ${method} without a result object`);
     }

@@ -6,6 +6,7 @@
  */
 import { eth_blockNumber, eth_chainId, eth_getBlockTransactionCountByNumber, eth_syncing, net_version } from '../../evm-rpc/definitions';
 import { ApplicationError } from '../../rpc/errors';
+import { readResult } from '../../rpc/result-json';
 import type { PoolProtocol, Probe } from './pool-protocol';
 import type { Upstream } from './upstream';
 
@@ -35,10 +36,11 @@ export const EVM_PROTOCOL: PoolProtocol = {
       () => false,
     ),
   chainOf(method, result) {
-    if (typeof result !== 'string') return undefined;
-    if (method === net_version.name) return result;
-    if (method !== eth_chainId.name || !/^0x[0-9a-fA-F]+$/.test(result)) return undefined;
-    return BigInt(result).toString();
+    if (method !== net_version.name && method !== eth_chainId.name) return undefined;
+    const value = readResult(result);
+    if (typeof value !== 'string') return undefined;
+    if (method === net_version.name) return value;
+    return /^0x[0-9a-fA-F]+$/.test(value) ? BigInt(value).toString() : undefined;
   },
   // A node that has not seen a block (lagging within max_height_lag, or pruned) says so in these words.
   missingHere: [/header not found/i, /unknown block/i, /BlockOutOfRange/i, /missing trie node/i, /required historical state unavailable/i],

@@ -1,8 +1,9 @@
 /**
  * One call's life on the wire to an upstream: its deadline, an abort from a hedge, and its answer read
- * into one text. Only the envelope is looked at: `result` is handed on as parsed, with its wire text
- * attached (see raw-json.ts) so that a surface that changes nothing can write it out without
- * serialising it again; an `error` answered with HTTP 200 becomes an UpstreamAnswerError. An Exchange
+ * into one text. Only the envelope is looked at: `result` is handed on as its wire text when nothing
+ * in the gateway reads it (UnreadJson), else parsed with that text attached (see result-json.ts), so
+ * that a surface that changes nothing writes it out without serialising it again; an `error`
+ * answered with HTTP 200 becomes an UpstreamAnswerError. An Exchange
  * is undici's dispatch handler of a call sent alone; a call sent inside a batch gets its answer from
  * the BatchExchange.
  */
@@ -10,11 +11,12 @@ import type { Dispatcher } from 'undici';
 import type { Json } from '../../rpc/json';
 import { DeadlineClock, type Expiring } from '../../rpc/deadline-clock';
 import type { ReadWaiters } from './read-waiters';
-import { attachRawJson } from './raw-json';
+import { attachRawJson, UnreadJson, type WireResult } from '../../rpc/result-json';
 import { UpstreamAnswerError, UpstreamFailure } from './upstream-errors';
 
 export interface CallResult {
-  readonly result: Json;
+  /** Parsed, or its wire text when the call was made unread. */
+  readonly result: WireResult;
   /** Size of the response body, for the cache's byte budget. */
   readonly bytes: number;
 }
@@ -48,7 +50,9 @@ export class Exchange implements Dispatcher.DispatchHandler, Expiring {
     /** A hedge leg's abort (when the other leg won). */
     private readonly signal: AbortSignal | undefined,
     /** The calls waiting for it: once they all timed out it is abandoned (not an upstream's time-out). */
-    private readonly waiters?: ReadWaiters,
+    private readonly waiters: ReadWaiters | undefined,
+    /** Its result is handed on as its wire text, not parsed (nothing in the gateway reads it). */
+    private readonly unread: boolean,
   ) {
     this.timesOutAt = performance.now() + timeoutMs;
     deadlines.add(this);
@@ -93,7 +97,7 @@ export class Exchange implements Dispatcher.DispatchHandler, Expiring {
   /** Settles on the text of the node's answer to this call. */
   answer(text: string, status: number): void {
     if (this.settled) return;
-    const fast = status === 200 ? parseResultFast(text) : undefined;
+    const fast = status === 200 ? resultFast(text, this.unread) : undefined;
     if (fast !== undefined) return this.succeed({ result: fast, bytes: text.length });
     let envelope: unknown;
     try {
@@ -166,11 +170,13 @@ const RESULT = ',"result":';
 
 /**
  * The result of an answer written as CometBFT, go-ethereum and anvil write one
- * (`{"jsonrpc":"2.0","id":<n>,"result":<value>}`), parsed from its own slice of the text, which is kept
- * as its wire form; undefined for any other shape (errors, other member orders), which the caller
- * parses in full. JSON.parse of the slice fails unless it is exactly one value.
+ * (`{"jsonrpc":"2.0","id":<n>,"result":<value>}`), from its own slice of the text: that slice as it is
+ * when `unread`, else parsed, the slice kept as its wire form; undefined for any other shape (errors,
+ * other member orders), which the caller parses in full. JSON.parse of the slice fails unless it is
+ * exactly one value. An unread slice is not parsed at all: the node's bytes go to the client as a
+ * proxy passes them (HTTP framing has delimited them).
  */
-function parseResultFast(text: string): Json | undefined {
+function resultFast(text: string, unread: boolean): WireResult | undefined {
   if (!text.startsWith(PREFIX)) return undefined;
   let i = PREFIX.length;
   while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
@@ -179,6 +185,7 @@ function parseResultFast(text: string): Json | undefined {
   while (end > 0 && text.charCodeAt(end - 1) <= 32) end--;
   if (text.charCodeAt(end - 1) !== 125 /* } */) return undefined;
   const raw = text.slice(i + RESULT.length, end - 1);
+  if (unread) return new UnreadJson(raw);
   try {
     return attachRawJson(JSON.parse(raw) as Json, raw);
   } catch {

@@ -2,8 +2,8 @@
  * Upstream mode's one way to run a call, for clients' calls and the gateway's own alike: the method's
  * definition is the plan. A call the backend answers goes to the pool (routed by the height the
  * definition names, retried and hedged when idempotent, cached by its rule), cut into parts by its
- * split hook where it has one; unless the definition's finish hook must change it (the Invoker runs it),
- * the upstream's bytes reach the client untouched (raw-json.ts). A call the gateway computes
+ * split hook where it has one; unless a hook of the definition reads it (finish, which the Invoker runs,
+ * or revealsHeight), the upstream's bytes reach the client untouched and unparsed (UnreadJson). A call the gateway computes
  * runs its handler, its answer cached by the same rule. An answer that shows a transaction in a block
  * moves the client's next reads to that block or later.
  */
@@ -11,6 +11,7 @@ import type { CallContext } from '../../rpc/call-context';
 import type { RpcRequest } from '../../rpc/dialect';
 import type { MethodBackend } from '../../rpc/invoker';
 import type { Json } from '../../rpc/json';
+import { readResult, type WireResult } from '../../rpc/result-json';
 import { callKey, type ParamsForm } from '../params-form';
 import { cacheRuleOf, heightOf, type AnyMethod, type MethodArgs, type MethodEnv, type SplitPool } from '../../rpc/method';
 import type { UpstreamPool } from './upstream-pool';
@@ -39,7 +40,10 @@ export class ForwardPath implements MethodBackend {
   answer(method: AnyMethod, args: MethodArgs, ctx: CallContext, request: RpcRequest | undefined): unknown {
     // The client's params go as sent, unless they came from a URI query (named strings) or a hook changed them.
     const params = () => (request !== undefined && ctx.transport !== 'uri' ? ((request.params ?? this.form.none) as Json) : this.form.encode(method, args));
-    return method.split ? this.split(method, args, params, ctx.expiry) : this.send(method, args, params(), ctx.expiry);
+    if (method.split) return this.split(method, args, params, ctx.expiry);
+    // A client's answer that no hook reads goes back as the node's bytes, never parsed.
+    const unread = request !== undefined && method.finish === undefined && method.revealsHeight === undefined;
+    return this.send(method, args, params(), ctx.expiry, unread);
   }
 
   async compute(method: AnyMethod, args: MethodArgs, ctx: CallContext): Promise<unknown> {
@@ -48,7 +52,7 @@ export class ForwardPath implements MethodBackend {
     const result =
       rule.kind === 'never' || method.idempotent !== true
         ? await handler(args, ctx)
-        : await this.pool.remember(callKey(this.form, method, args), rule, heightOf(method, args), async () => (await handler(args, ctx)) as Json);
+        : readResult(await this.pool.remember(callKey(this.form, method, args), rule, heightOf(method, args), async () => (await handler(args, ctx)) as Json));
     await this.sawHeight(method, result as Json);
     return result;
   }
@@ -57,7 +61,7 @@ export class ForwardPath implements MethodBackend {
    * The pool's answer: as it is when the memory cache has it, else a promise. A read is aborted at the
    * call's deadline (`expiry`); a write handed to a node is not taken back, so it runs to its answer.
    */
-  private send(method: AnyMethod, args: MethodArgs, params: Json, expiry: CallExpiry | undefined): Json | Promise<Json> {
+  private send(method: AnyMethod, args: MethodArgs, params: Json, expiry: CallExpiry | undefined, unread = false): WireResult | Promise<WireResult> {
     const idempotent = method.idempotent === true;
     const result = this.pool.request({
       method: method.name,
@@ -67,8 +71,9 @@ export class ForwardPath implements MethodBackend {
       cache: cacheRuleOf(method, args),
       timeoutMs: method.timeoutMs?.(this.env),
       expiry: idempotent ? expiry : undefined,
+      unread,
     });
-    return method.revealsHeight ? Promise.resolve(result).then((answer) => this.sawHeight(method, answer).then(() => answer)) : result;
+    return method.revealsHeight ? Promise.resolve(result).then((answer) => this.sawHeight(method, answer as Json).then(() => answer)) : result;
   }
 
   /** The parts a few at a time over the pool (least busy first), joined in order. */

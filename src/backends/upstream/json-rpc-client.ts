@@ -23,6 +23,18 @@ export interface Batching {
 
 const ALONE: Batching = { maxSize: 1, maxWaitMs: 0 };
 
+/** What a call may carry besides its method and params. */
+export interface CallOptions {
+  /** A hedge leg's abort (when the other leg won). */
+  readonly signal?: AbortSignal;
+  /** The call's trace context (traceparent). */
+  readonly traceHeaders?: Record<string, string>;
+  /** The calls waiting for it (abandoned when they all timed out). */
+  readonly waiters?: ReadWaiters;
+  /** Nothing in the gateway reads the result: it comes as its wire text (UnreadJson), not parsed. */
+  readonly unread?: boolean;
+}
+
 export class JsonRpcClient {
   private readonly pool: Pool;
   private readonly path: string;
@@ -54,16 +66,14 @@ export class JsonRpcClient {
     this.batchMax = batching.maxSize;
   }
 
-  /**
-   * `params`: by name (CometBFT) or by position (EVM); `signal`: a hedge leg's abort; `traceHeaders`: the
-   * call's trace context (traceparent); `waiters`: the calls waiting for it (abandoned when they all timed out).
-   */
-  call(method: string, params: Json, timeoutMs: number, signal?: AbortSignal, traceHeaders?: Record<string, string>, waiters?: ReadWaiters): Promise<CallResult> {
+  /** `params`: by name (CometBFT) or by position (EVM). */
+  call(method: string, params: Json, timeoutMs: number, options: CallOptions = {}): Promise<CallResult> {
     const id = this.nextId++;
     const body = `{"jsonrpc":"2.0","id":${id},"method":${JSON.stringify(method)},"params":${JSON.stringify(params)}}`;
+    const { signal, waiters, traceHeaders } = options;
     return new Promise<CallResult>((resolve, reject) => {
       if (signal?.aborted || waiters?.abandoned) return reject(new UpstreamFailure('aborted', 'aborted'));
-      const call = new Exchange(id, body, resolve, reject, timeoutMs, signal, waiters);
+      const call = new Exchange(id, body, resolve, reject, timeoutMs, signal, waiters, options.unread === true);
       if (traceHeaders) call.headers = { ...this.headers, ...traceHeaders };
       if (this.batchMax <= 1) return this.send(call);
       this.queue.push(call);

@@ -4,6 +4,7 @@
  */
 import { block, block_by_hash, commit, header, header_by_hash, status } from '../../node-rpc/definitions';
 import { ApplicationError } from '../../rpc/errors';
+import { readResult } from '../../rpc/result-json';
 import type { PoolProtocol, Probe } from './pool-protocol';
 import type { Upstream } from './upstream';
 
@@ -38,7 +39,7 @@ export const NODE_PROTOCOL: PoolProtocol = {
   chainOf(method, result) {
     const path = CHAIN_AT.get(method);
     if (path === undefined) return undefined;
-    let value: unknown = result;
+    let value: unknown = readResult(result);
     for (const key of path) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
     return typeof value === 'string' ? value : undefined;
   },

@@ -5,7 +5,7 @@
  * hedging, breakers, cache, dedup) is the same pool.
  */
 import type { RpcError } from '../../rpc/errors';
-import type { Json } from '../../rpc/json';
+import type { WireResult } from '../../rpc/result-json';
 import type { UpstreamAnswerError } from './upstream-errors';
 import type { Upstream } from './upstream';
 
@@ -27,8 +27,11 @@ export interface PoolProtocol {
   probe(u: Upstream, timeoutMs: number): Promise<Probe>;
   /** Whether the node serves block `height` (a head it reports is believed only then, see HealthChecker). */
   hasBlock(u: Upstream, height: bigint, timeoutMs: number): Promise<boolean>;
-  /** The chain an answer of `method` states, as `probe` reports one (a network, a chain id); undefined: none. */
-  chainOf(method: string, result: Json): string | undefined;
+  /**
+   * The chain an answer of `method` states, as `probe` reports one (a network, a chain id); undefined: none.
+   * An unread result is read only for a method that states the chain.
+   */
+  chainOf(method: string, result: WireResult): string | undefined;
   /** Answers meaning "this node lacks the data" rather than "the data does not exist". */
   readonly missingHere: readonly RegExp[];
   /** The error a client gets for an upstream's JSON-RPC error answer. */

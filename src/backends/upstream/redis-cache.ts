@@ -10,8 +10,7 @@ import { Redis } from 'ioredis';
 import type { GatewayOwnConfig } from '../../config/config.types';
 import type { Json } from '../../rpc/json';
 import type { CallResult } from './exchange';
-import { resultJson } from '../../rpc/result-json';
-import { attachRawJson } from './raw-json';
+import { attachRawJson, resultJson, type WireResult } from '../../rpc/result-json';
 import { redactUrl } from './redact-url';
 
 export type CacheConfig = GatewayOwnConfig['cache'];
@@ -60,7 +59,7 @@ export class RedisCache {
   }
 
   /** Writes `result` under `key`; whether Redis took it (no caller waits for this). */
-  async set(key: string, result: Json): Promise<boolean> {
+  async set(key: string, result: WireResult): Promise<boolean> {
     const text = resultJson(result);
     const fullKey = this.config.redis_key_prefix + key;
     const ttl = this.config.redis_ttl;
@@ -141,7 +140,7 @@ export class RedisCacheTier {
   }
 
   /** Writes in the background. */
-  set(key: string, result: Json): void {
+  set(key: string, result: WireResult): void {
     void this.redis.set(key, result).then((written) => (written ? this.writes++ : this.errors++));
   }
 

@@ -31,6 +31,8 @@ export interface UpstreamRequest {
   readonly timeoutMs?: number;
   /** The calls waiting for the answer: once they all timed out the request is abandoned, no retry follows. */
   readonly waiters?: ReadWaiters;
+  /** Nothing in the gateway reads the result: it comes as its wire text (UnreadJson). */
+  readonly unread?: boolean;
 }
 
 /** An answer and the upstream that gave it (whose chain the pool's cache checks). */
@@ -165,7 +167,7 @@ export class RequestExecutor {
     u.inFlight++;
     u.counters.requests++;
     // then(answered, failed), not an async frame: one step fewer in every upstream call's promise chain.
-    return u.client.call(req.method, req.params, req.timeoutMs ?? this.settings.request_timeout, leg, span?.headers, req.waiters).then(
+    return u.client.call(req.method, req.params, req.timeoutMs ?? this.settings.request_timeout, { signal: leg, traceHeaders: span?.headers, waiters: req.waiters, unread: req.unread }).then(
       ({ result, bytes }) => {
         const stated = this.protocol.chainOf(req.method, result);
         const chain = this.chain.current;

@@ -9,7 +9,7 @@
  */
 import { Logger } from '@nestjs/common';
 import type { Json } from '../../rpc/json';
-import { resultJson } from '../../rpc/result-json';
+import { readResult, resultJson, type WireResult } from '../../rpc/result-json';
 import type { CacheRule } from '../../rpc/method';
 import { HealthChecker, type ChainIdentity, type HealthTransition } from './health-checker';
 import type { PoolProtocol } from './pool-protocol';
@@ -22,7 +22,7 @@ import type { PoolSurface, UpstreamObserver } from './upstream-observer';
 import type { PoolStats } from './pool-stats';
 import { noteCacheHit } from '../../tracing/upstream-spans';
 import { ReadWaiters } from './read-waiters';
-import type { CallExpiry } from '../../rpc/within-deadline';
+import { isPromiseLike, type CallExpiry } from '../../rpc/within-deadline';
 
 
 export interface PoolRequest extends Omit<UpstreamRequest, 'waiters'> {
@@ -47,7 +47,7 @@ export class UpstreamPool {
   readonly cache: ResponseCache;
   /** The Redis tier; undefined without `[cache] redis_url`. */
   readonly sharedCache: RedisCacheTier | undefined;
-  private readonly inFlight = new Map<string, { readonly answer: Promise<Json>; readonly waiters?: ReadWaiters }>();
+  private readonly inFlight = new Map<string, { readonly answer: Promise<WireResult>; readonly waiters?: ReadWaiters }>();
   /** Reads answered by joining an identical one in flight. */
   deduplicated = 0;
   private readonly headListeners = new Set<(head: bigint) => void>();
@@ -245,16 +245,20 @@ export class UpstreamPool {
   }
 
   /** An answer from the memory cache comes back as it is, not as a promise: a hit costs no promise chain. */
-  request(req: PoolRequest): Json | Promise<Json> {
-    if (!req.idempotent) return this.executor.execute(req).then(resultOf);
-    return this.read(`${req.method}${JSON.stringify(req.params)}`, req.cache, req.needs.height, (waiters) => this.executor.execute({ ...req, waiters }), req.expiry);
+  request(req: PoolRequest): WireResult | Promise<WireResult> {
+    const answer = req.idempotent
+      ? this.read(`${req.method}${JSON.stringify(req.params)}`, req.cache, req.needs.height, (waiters) => this.executor.execute({ ...req, waiters }), req.expiry)
+      : this.executor.execute(req).then(resultOf);
+    if (req.unread) return answer;
+    // Read at once for a caller that reads it: what the cache or a joined read holds may be unread.
+    return isPromiseLike(answer) ? answer.then(readResult) : readResult(answer);
   }
 
   /**
    * An answer the gateway computes (from other calls), kept by `rule` as an upstream's answer would be,
    * under `key` (the method and its params).
    */
-  remember(key: string, rule: CacheRule, height: bigint | undefined, compute: () => Promise<Json>): Json | Promise<Json> {
+  remember(key: string, rule: CacheRule, height: bigint | undefined, compute: () => Promise<Json>): WireResult | Promise<WireResult> {
     const chain = this.chainId;
     return this.read(key, rule, height, async () => {
       const result = await compute();
@@ -264,7 +268,7 @@ export class UpstreamPool {
   }
 
   /** A read: the memory cache, or one identical read in flight, or `fetch` (through Redis for an immutable answer). */
-  private read(what: string, rule: CacheRule, height: bigint | undefined, fetch: (waiters?: ReadWaiters) => Promise<AnsweredCall & { readonly network?: string }>, expiry?: CallExpiry): Json | Promise<Json> {
+  private read(what: string, rule: CacheRule, height: bigint | undefined, fetch: (waiters?: ReadWaiters) => Promise<AnsweredCall & { readonly network?: string }>, expiry?: CallExpiry): WireResult | Promise<WireResult> {
     // Keyed by chain: what was read or is being read for another chain is never an answer for this one.
     const chain = this.chainId;
     const key = `${chain}:${what}`;
@@ -301,7 +305,7 @@ export class UpstreamPool {
   }
 
   /** One read per key in flight, abandoned once every call that joined it timed out (one without a deadline: never). */
-  private joined(key: string, expiry: CallExpiry | undefined, load: (waiters?: ReadWaiters) => Promise<Json>): Promise<Json> {
+  private joined(key: string, expiry: CallExpiry | undefined, load: (waiters?: ReadWaiters) => Promise<WireResult>): Promise<WireResult> {
     const running = this.inFlight.get(key);
     if (running) {
       this.deduplicated++;
@@ -325,7 +329,7 @@ export class UpstreamPool {
   }
 
   /** Redis for an immutable answer (filling memory), else `fetch`, whose answer is stored. */
-  private load(key: string, chain: string, rule: CacheRule, height: bigint | undefined, head: bigint, fetch: () => Promise<AnsweredCall & { readonly network?: string }>): Promise<Json> {
+  private load(key: string, chain: string, rule: CacheRule, height: bigint | undefined, head: bigint, fetch: () => Promise<AnsweredCall & { readonly network?: string }>): Promise<WireResult> {
     const sharedKey = rule.kind === 'immutable' && chain !== '' && this.sharedCache ? `${this.kind.toLowerCase()}:${key}` : undefined;
     const fetched = () => fetch().then((answer) => this.store(key, chain, sharedKey, rule, height, answer, head));
     if (sharedKey === undefined) return fetched();
@@ -341,7 +345,7 @@ export class UpstreamPool {
    * Keeps an answer by its rule; its result. Kept only when the upstream that answered was, at its last
    * health check, on the chain the key names (a reload may have moved the pool meanwhile).
    */
-  private store(key: string, chain: string, sharedKey: string | undefined, rule: CacheRule, height: bigint | undefined, answer: AnsweredCall & { readonly network?: string }, head: bigint): Json {
+  private store(key: string, chain: string, sharedKey: string | undefined, rule: CacheRule, height: bigint | undefined, answer: AnsweredCall & { readonly network?: string }, head: bigint): WireResult {
     if (chain === '' || (answer.upstream?.network ?? answer.network) !== chain) return answer.result;
     const settled = height === undefined || height <= this.head - BigInt(this.settings.finality_depth);
     // A latest answer stays in memory only: it dies at the next block, before sharing it could pay off.
@@ -381,7 +385,7 @@ export class UpstreamPool {
   }
 }
 
-const resultOf = (answer: AnsweredCall): Json => answer.result;
+const resultOf = (answer: AnsweredCall): WireResult => answer.result;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms).unref());

@@ -6,7 +6,7 @@
 import { Logger } from '@nestjs/common';
 import { createServer, type Server } from 'node:http';
 import { EVM_PROTOCOL } from '../../../src/backends/upstream/evm-protocol';
-import { rawJsonOf } from '../../../src/rpc/result-json';
+import { rawJsonOf, UnreadJson } from '../../../src/rpc/result-json';
 import { UPSTREAM_DEFAULTS } from '../../../src/config/upstream-config';
 import { UpstreamPool } from '../../../src/backends/upstream/upstream-pool';
 import * as evm from '../../../src/evm-rpc/definitions';
@@ -151,6 +151,27 @@ describe('the EVM forward path', () => {
     const again = await read();
     expect(again).toBe(block);
     expect(pool.cache.hits).toBe(1);
+  });
+
+  it("hands a client's answer on as the node's text, unparsed; the gateway's own call of the same read gets its value", async () => {
+    const args = { block: { kind: 'number' as const, number: 7n }, fullTransactions: false };
+    const request = { method: evm.eth_getBlockByNumber.name, params: ['0x7', false], id: 1 };
+    const answer = await backend.run(evm.eth_getBlockByNumber, args, request, { transport: 'jsonrpc', remote: 'test', requestId: 1 });
+    expect(answer).toBeInstanceOf(UnreadJson);
+    const text = (answer as UnreadJson).text;
+    expect(JSON.parse(text)).toEqual({ number: '0x7', hash: `0x${'ab'.repeat(32)}`, transactions: [] });
+    // Cached as it came; read from the cache by the gateway itself, it is the value.
+    const block = await backend.invoke(evm.eth_getBlockByNumber, args);
+    expect(block).toEqual(JSON.parse(text));
+    expect(rawJsonOf(block)).toBe(text);
+    expect(pool.cache.hits).toBe(1);
+  });
+
+  it('reads a client answer a hook of its definition reads (a receipt shows its block)', async () => {
+    const request = { method: evm.eth_getTransactionReceipt.name, params: [`0x${'11'.repeat(32)}`], id: 1 };
+    const answer = await backend.run(evm.eth_getTransactionReceipt, { hash: `0x${'11'.repeat(32)}` }, request, { transport: 'jsonrpc', remote: 'test', requestId: 1 });
+    expect(answer).not.toBeInstanceOf(UnreadJson);
+    expect(answer).toMatchObject({ transactionHash: `0x${'11'.repeat(32)}` });
   });
 
   it('sends a raw transaction to one upstream only, and passes its error on', async () => {

@@ -106,7 +106,7 @@ describe('JsonRpcClient', () => {
     expect(await failure(c.call('not-an-error', [], 2000))).toMatchObject({ kind: 'body', message: 'HTTP 200: "error" is not a JSON-RPC error object' });
     expect(await failure(c.call('hang', [], 100))).toMatchObject({ kind: 'timeout', message: 'no answer within 100ms' });
     const abort = new AbortController();
-    const pending = failure(c.call('hang', [], 5000, abort.signal));
+    const pending = failure(c.call('hang', [], 5000, { signal: abort.signal }));
     abort.abort();
     expect(await pending).toMatchObject({ kind: 'aborted' });
   });
@@ -152,7 +152,7 @@ describe('JsonRpcClient with batching', () => {
     const c = client(`http://127.0.0.1:${port}`, { maxSize: 10, maxWaitMs: 100 });
     const from = seen.length;
     const abort = new AbortController();
-    const aborted = failure(c.call('x', [], 2000, abort.signal));
+    const aborted = failure(c.call('x', [], 2000, { signal: abort.signal }));
     const late = failure(c.call('y', [], 20));
     const kept = c.call('z', [], 2000);
     abort.abort();
