@@ -19,10 +19,12 @@
  *
  * Warm-up: every route first serves WARMUP_SECONDS of load at 16 connections, so that each process
  * runs the optimised code a long-running server runs (at one request at a time V8 takes tens of
- * thousands of requests to get there, the gateway's larger code longer than a bare proxy), then 500
- * requests one at a time.
+ * thousands of requests to get there, the gateway's larger code longer than a bare proxy), then
+ * BENCH_WARMUP requests one at a time.
  *
- * Environment: BENCH_REQUESTS (measured requests per route and case, default 4000),
+ * Environment: BENCH_REQUESTS (measured requests per route and case, default 4000), BENCH_WARMUP
+ * (requests one at a time per route before measuring, default 500; 15000 lets V8 finish optimising the
+ * gateway, whose CPU per call then falls by about a third while the ratios below barely move),
  * BENCH_GATEWAY_NODE_ARGS (extra node flags for the gateway, space-separated, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof`: a profile of the gateway written when it stops).
  */

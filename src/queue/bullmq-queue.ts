@@ -217,9 +217,10 @@ export class BullQueue implements BroadcastQueue {
 
   async status(): Promise<QueueStatus> {
     const workers = this.workers.length > 0;
+    // The failed set before the counts: a job moves from active to failed in one step, so a job listed is counted.
+    const failed = this.up ? await withTimeout(Promise.all(LANES.map((lane) => this.failedJobs(lane)))).catch(() => [] as FailedJob[][]) : [];
     const lanes = await this.counts();
     if (lanes === undefined) return { driver: 'redis', durable: true, up: false, workers, lanes: [], failed: [] };
-    const failed = await withTimeout(Promise.all(LANES.map((lane) => this.failedJobs(lane)))).catch(() => [] as FailedJob[][]);
     return { driver: 'redis', durable: true, up: true, workers, lanes, failed: failed.flat().sort((a, b) => b.failed_at - a.failed_at).slice(0, 100) };
   }
 

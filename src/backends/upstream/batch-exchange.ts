@@ -49,7 +49,7 @@ export class BatchExchange implements Dispatcher.DispatchHandler {
     answers.forEach((answer: { id?: unknown; result?: unknown } | null, i) => {
       const call = typeof answer?.id === 'number' ? byId.get(answer.id) : undefined;
       if (call === undefined) return;
-      // Only an object's wire text is kept (raw-json.ts); a scalar result is written out anew.
+      // Only an object's wire text is kept (result-json.ts attachRawJson); a scalar result is written out anew.
       const raw = typeof answer?.result === 'object' && answer.result !== null ? memberText(elements[i], 'result') : undefined;
       call.settle(answer, status, elements[i].length, raw);
     });

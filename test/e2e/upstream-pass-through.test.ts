@@ -1,0 +1,86 @@
+/**
+ * A client's answer passes through an upstream-mode gateway as the EVM node wrote it: a result that no
+ * hook of its method reads is never parsed, so its bytes (spacing, escapes, number forms) reach the
+ * client over a real socket untouched; a method whose definition reads the answer still gets its value,
+ * and an answer that states another chain is still caught.
+ */
+import { createServer, type Server } from 'node:http';
+import { UpstreamPools } from '../../src/backends/upstream/upstream.module';
+import { evmRpcFlags } from '../support/backends';
+import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream';
+
+const HASH = `0x${'ab'.repeat(32)}`;
+
+/** Results written as no JSON serialiser writes them: spaces, a unicode escape, an exponent. */
+const RESULTS: Record<string, string> = {
+  eth_chainId: '"0x2329"',
+  eth_blockNumber: '"0x64"',
+  eth_syncing: 'false',
+  eth_getBlockTransactionCountByNumber: '"0x0"',
+  eth_getBalance: '"\\u0030x10"',
+  eth_getBlockByNumber: `{ "number" : "0x5" , "hash":"${HASH}", "transactions" : [ ], "size": 1E2 }`,
+  eth_getTransactionReceipt: `{"transactionHash":"${HASH}", "blockHash":"${HASH}", "blockNumber":"0x5", "logs":[ ]}`,
+};
+
+describe('an upstream answer passed through unread', () => {
+  let node: Server;
+  let gw: UpstreamGateway;
+  let url: string;
+  /** What the node answers net_version (the chain id in decimal, as Evmos writes it). */
+  let netVersion = '"9001"';
+
+  const post = async (method: string, params: unknown[]) => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }) });
+    return res.text();
+  };
+
+  beforeAll(async () => {
+    node = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        let call: { id: number; method: string };
+        try {
+          call = JSON.parse(Buffer.concat(chunks).toString());
+        } catch {
+          return res.writeHead(400).end();
+        }
+        const result = call.method === 'net_version' ? netVersion : RESULTS[call.method];
+        const body = result === undefined ? `{"jsonrpc":"2.0","id":${call.id},"error":{"code":-32601,"message":"the method ${call.method} does not exist/is not available"}}` : `{"jsonrpc":"2.0","id":${call.id},"result":${result}}`;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      });
+    });
+    await new Promise<void>((r) => node.listen(0, '127.0.0.1', r));
+    const { port } = node.address() as { port: number };
+    gw = await startUpstreamGateway([], { evm: [{ name: 'node', url: `http://127.0.0.1:${port}` }], flags: evmRpcFlags('eth,net') });
+    url = gw.evmHttpUrl!;
+  });
+
+  afterAll(async () => {
+    await gw.close();
+    await new Promise((r) => node.close(r));
+  });
+
+  it('hands a string result on as the node wrote it', async () => {
+    expect(await post('eth_getBalance', [`0x${'01'.repeat(20)}`, 'latest'])).toBe(`{"jsonrpc":"2.0","id":7,"result":${RESULTS.eth_getBalance}}\n`);
+  });
+
+  it('hands an object result on as the node wrote it, from the node and then from the cache', async () => {
+    const expected = `{"jsonrpc":"2.0","id":7,"result":${RESULTS.eth_getBlockByNumber}}\n`;
+    expect(await post('eth_getBlockByNumber', ['0x5', false])).toBe(expected);
+    expect(await post('eth_getBlockByNumber', ['0x5', false])).toBe(expected);
+    expect(gw.app.get(UpstreamPools).evm.cache.hits).toBeGreaterThan(0);
+  });
+
+  it('answers a method whose definition reads the answer (a receipt shows its block) with the same bytes', async () => {
+    expect(await post('eth_getTransactionReceipt', [HASH])).toBe(`{"jsonrpc":"2.0","id":7,"result":${RESULTS.eth_getTransactionReceipt}}\n`);
+  });
+
+  it('still refuses an answer that states another chain than the pool serves', async () => {
+    netVersion = '"1"';
+    const answer = JSON.parse(await post('net_version', []));
+    expect(answer.result).toBeUndefined();
+    expect(answer.error.message).toMatch(/answered for chain 1, the pool serves 9001|no healthy EVM upstream/);
+  });
+});
+
