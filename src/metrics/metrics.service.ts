@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Registry, type Counter, type Gauge } from 'prom-client';
 import { GatewayConfigService } from '../config/gateway-config.service';
 import type { Transport } from '../rpc/call-context';
-import type { EngineMeters, RpcEngine } from '../rpc/engine';
+import { answerBytes, type EngineMeters, type RpcEngine } from '../rpc/engine';
 import { DispatchMetrics } from './dispatch-metrics';
 import { GUARD_REASONS } from './label-values';
 import { declareFamilies, type MetricFamilies, type Surface } from './metric-families';
@@ -60,7 +60,7 @@ export class MetricsService {
     const batchSize = this.families.rpc.batchSize.labels({ interface: surface });
     return {
       received: (transport, bytes) => this.meter(surface, transport).requestBytes.inc(bytes),
-      answered: (transport, text) => this.meter(surface, transport).responseBytes.inc(Buffer.byteLength(text)),
+      answered: (transport, text) => this.meter(surface, transport).responseBytes.inc(answerBytes(text)),
       batch: (size) => batchSize.observe(size),
       refused: (limit) => this.refuse(surface, 'limit', limit),
       rejected: (transport, code) => calls.rejected(transport, code),

@@ -1,12 +1,12 @@
 import type { CallContext, Caller, JsonText, NotificationPort, RpcConnection, Transport } from './call-context';
 import { batchRuns } from './batch-runs';
 import type { BatchLimits, Dialect, RpcRequest } from './dialect';
-import { answeredIdOf, errorAnswer, resultAnswer, type Message } from './envelope';
+import { answeredIdOf, errorAnswer, resultAnswer, resultAnswerPieces, type Message } from './envelope';
 import { RateLimitedError, type RpcError } from './errors';
 import { checkGuards, unknownMethod, type GuardPolicy } from './guards';
 import { isImmutableAnswer, type AnyMethod, type MethodArgs } from './method';
 import type { MethodRegistry } from './method-registry';
-import { resultJson } from './result-json';
+import { resultBytes, resultJson, type UnreadJson } from './result-json';
 import { traceBatch, traceCall } from '../tracing/call-spans';
 import { tracingOn } from '../tracing/spans';
 import { isPromiseLike, withinDeadline, type CallExpiry } from './within-deadline';
@@ -24,7 +24,7 @@ export interface CallObserver {
 export interface EngineMeters {
   received(transport: Transport, bytes: number): void;
   /** An answer written (its bytes are counted only where meters are on: a long answer costs a scan). */
-  answered(transport: Transport, text: string): void;
+  answered(transport: Transport, text: string | AnswerPieces): void;
   batch(size: number): void;
   /** A limit refused a request (the limit's config key). */
   refused(limit: string): void;
@@ -59,8 +59,12 @@ export interface Origin {
 }
 
 export interface Reply {
-  /** The answer text; undefined when nothing is to be written (notifications only). */
-  readonly body: string | undefined;
+  /**
+   * The answer; undefined when nothing is to be written (notifications only). In pieces only for a
+   * single call over HTTP JSON-RPC whose result is an upstream's large answer passed on unread: its
+   * bytes as they were read, never decoded.
+   */
+  readonly body: string | AnswerPieces | undefined;
   /** The body failed as a whole (unparsable): transports that give it its own HTTP status read this. */
   readonly failed: boolean;
   /** The body was refused whole at a limit (a batch over its size limit); nothing ran. */
@@ -74,12 +78,26 @@ export interface Reply {
   readonly retryAfterMs?: number;
 }
 
+/** An answer in pieces, written one after the other (see Reply). */
+export type AnswerPieces = readonly (string | Buffer)[];
+
+/** The size of an answer in bytes. */
+export function answerBytes(body: string | AnswerPieces): number {
+  if (typeof body === 'string') return Buffer.byteLength(body);
+  let size = 0;
+  for (const piece of body) size += Buffer.byteLength(piece);
+  return size;
+}
+
 const NO_METERS: EngineMeters = { received() {}, answered() {}, batch() {}, refused() {}, rejected() {} };
 const TIMED_OUT = Symbol('timed out');
-/** Answer text of one member, and the size of its result (what batch-response-max-size counts). */
-type Answer = { readonly text: string; readonly resultBytes: number; readonly immutable: boolean; readonly retryAfterMs?: number };
+/**
+ * Answer of one member (bytes only where asked for, see answer()), and the size of its result (what
+ * batch-response-max-size counts).
+ */
+type Answer<Text = string> = { readonly text: Text; readonly resultBytes: number; readonly immutable: boolean; readonly retryAfterMs?: number };
 /** What became of one message: its answer, none (a notification), or its deadline passed first. */
-type Answered = Answer | undefined | typeof TIMED_OUT;
+type Answered = Answer<string | AnswerPieces> | undefined | typeof TIMED_OUT;
 
 /**
  * The one JSON-RPC engine: envelope → batch loop → registry lookup → guards (from metadata) → param
@@ -188,11 +206,21 @@ export class RpcEngine {
     return outcome;
   }
 
-  /** The answer text of an outcome under `idText` (a result that cannot be serialised is an internal error). */
-  answer(idText: string | undefined, outcome: Outcome, request: RpcRequest, ctx: CallContext): Answer {
+  /**
+   * The answer text of an outcome under `idText` (a result that cannot be serialised is an internal
+   * error). `asBytes`: an upstream's large result passed on unread is answered in bytes, never decoded.
+   */
+  answer(idText: string | undefined, outcome: Outcome, request: RpcRequest, ctx: CallContext): Answer;
+  answer(idText: string | undefined, outcome: Outcome, request: RpcRequest, ctx: CallContext, asBytes: boolean): Answer<string | AnswerPieces>;
+  answer(idText: string | undefined, outcome: Outcome, request: RpcRequest, ctx: CallContext, asBytes = false): Answer<string | AnswerPieces> {
     if (!outcome.ok) {
       const retryAfterMs = outcome.error instanceof RateLimitedError ? outcome.error.retryAfterMs : undefined;
       return { text: errorAnswer(idText, outcome.error), resultBytes: 0, immutable: false, retryAfterMs };
+    }
+    const bytes = asBytes ? resultBytes(outcome.result) : undefined;
+    if (bytes !== undefined) {
+      const immutable = isImmutableAnswer(outcome.method, outcome.args, outcome.result);
+      return { text: resultAnswerPieces(idText, bytes), resultBytes: (outcome.result as UnreadJson).size, immutable };
     }
     let json: string;
     try {
@@ -243,7 +271,8 @@ export class RpcEngine {
         reply = { body: errorAnswer(this.dialect.bodyErrorId, body.error), failed: true, immutable: false };
         break;
       case 'single': {
-        const within = this.answerWithin(body.message, origin, deadline);
+        // A single call over HTTP may be answered in bytes (an upstream's large result passed on unread).
+        const within = this.answerWithin(body.message, origin, deadline, origin.transport === 'jsonrpc');
         const answer = isPromiseLike(within) ? await within : within;
         const text = answer === TIMED_OUT ? errorAnswer(answeredIdOf(body.message), this.dialect.timedOut()) : answer?.text;
         const answered = answer === TIMED_OUT ? undefined : answer;
@@ -279,7 +308,7 @@ export class RpcEngine {
       retryAfterMs: answers.length > 0 ? retryAfterMs : undefined,
     });
     for (const [start, end] of batchRuns(messages, isRead)) {
-      const run = await Promise.all(messages.slice(start, end).map((m) => this.answerWithin(m, origin, deadline)));
+      const run = await Promise.all(messages.slice(start, end).map((m) => this.answerWithin(m, origin, deadline, false)));
       for (let k = 0; k < run.length; k++) {
         const i = start + k;
         const answer = run[k];
@@ -290,7 +319,7 @@ export class RpcEngine {
           return done();
         }
         if (answer === undefined) continue;
-        answers.push(answer.text);
+        answers.push(answer.text as string);
         retryAfterMs = answer.retryAfterMs === undefined || retryAfterMs === undefined ? undefined : Math.max(retryAfterMs, answer.retryAfterMs);
         immutable &&= answer.immutable;
         resultBytes += answer.resultBytes;
@@ -307,13 +336,13 @@ export class RpcEngine {
     return done();
   }
 
-  /** A message's answer, or TIMED_OUT at `deadline` (epoch ms), when its context's signal fires. */
-  private answerWithin(message: Message, origin: Origin, deadline: number | undefined): Answered | Promise<Answered> {
-    if (deadline === undefined) return this.answerMessage(message, origin, undefined, undefined);
-    return withinDeadline<Answered>(deadline, (signal, expiry) => this.answerMessage(message, origin, signal, expiry), () => TIMED_OUT);
+  /** A message's answer (`asBytes`: see answer()), or TIMED_OUT at `deadline` (epoch ms), when its context's signal fires. */
+  private answerWithin(message: Message, origin: Origin, deadline: number | undefined, asBytes: boolean): Answered | Promise<Answered> {
+    if (deadline === undefined) return this.answerMessage(message, origin, undefined, undefined, asBytes);
+    return withinDeadline<Answered>(deadline, (signal, expiry) => this.answerMessage(message, origin, signal, expiry, asBytes), () => TIMED_OUT);
   }
 
-  private answerMessage(message: Message, origin: Origin, signal: AbortSignal | undefined, expiry: CallExpiry | undefined): Answer | undefined | Promise<Answer | undefined> {
+  private answerMessage(message: Message, origin: Origin, signal: AbortSignal | undefined, expiry: CallExpiry | undefined, asBytes: boolean): Exclude<Answered, typeof TIMED_OUT> | Promise<Exclude<Answered, typeof TIMED_OUT>> {
     switch (message.kind) {
       case 'ignored':
         return undefined;
@@ -328,7 +357,7 @@ export class RpcEngine {
         const request = { method: message.method, params: message.params, id: message.id };
         const ctx = this.contextOf(origin, message.id, message.idText, signal, expiry);
         const outcome = this.call(request, ctx);
-        return isPromiseLike(outcome) ? outcome.then((o) => this.answer(message.idText, o, request, ctx)) : this.answer(message.idText, outcome, request, ctx);
+        return isPromiseLike(outcome) ? outcome.then((o) => this.answer(message.idText, o, request, ctx, asBytes)) : this.answer(message.idText, outcome, request, ctx, asBytes);
       }
     }
   }

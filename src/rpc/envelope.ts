@@ -23,7 +23,16 @@ export type Body =
 
 /** `{"jsonrpc":"2.0","id":…,"result":…}`; `idText` undefined leaves the id key out (CometBFT's parse errors). */
 export function resultAnswer(idText: string | undefined, resultJson: string): string {
-  return idText === undefined ? `{"jsonrpc":"2.0","result":${resultJson}}` : `{"jsonrpc":"2.0","id":${idText},"result":${resultJson}}`;
+  return `${resultHead(idText)}${resultJson}}`;
+}
+
+/** resultAnswer in pieces, around a result's wire bytes (an upstream's large answer, never decoded nor copied). */
+export function resultAnswerPieces(idText: string | undefined, result: readonly Buffer[]): readonly (string | Buffer)[] {
+  return [resultHead(idText), ...result, '}'];
+}
+
+function resultHead(idText: string | undefined): string {
+  return idText === undefined ? '{"jsonrpc":"2.0","result":' : `{"jsonrpc":"2.0","id":${idText},"result":`;
 }
 
 export function errorAnswer(idText: string | undefined, error: RpcError): string {

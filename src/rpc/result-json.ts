@@ -21,21 +21,46 @@ export function attachRawJson<T extends Json>(value: T, raw: string | undefined)
 }
 
 /**
- * An upstream's result that nothing in the gateway reads: its wire text, written to the client as it
+ * An upstream's result that nothing in the gateway reads: its wire form, written to the client as it
  * came and parsed only if something asks for its value (a cache rule's `keep`, a chain check). A
  * client's call whose definition changes nothing gets one, so that its answer costs no parse however
- * large it is.
+ * large it is. A large one is kept as the bytes it came in (`bytes`): an HTTP answer is then written
+ * from them without ever becoming text; a small one as text, which costs less to keep and to write.
  */
 export class UnreadJson {
+  private decoded: string | undefined;
   private parsed: Json | undefined;
 
-  constructor(readonly text: string) {}
+  private constructor(
+    text: string | undefined,
+    /** The wire bytes of a large result, in the pieces they were read in. */
+    readonly bytes: readonly Buffer[] | undefined,
+    /** The size of the wire form: bytes, or UTF-16 units for text (as the cache counts). */
+    readonly size: number,
+  ) {
+    this.decoded = text;
+  }
+
+  static ofText(text: string): UnreadJson {
+    return new UnreadJson(text, undefined, text.length);
+  }
+
+  /** `pieces` must be the result's own (no larger buffer behind them that keeping them would hold). */
+  static ofBytes(pieces: readonly Buffer[]): UnreadJson {
+    let size = 0;
+    for (const piece of pieces) size += piece.length;
+    return new UnreadJson(undefined, pieces, size);
+  }
+
+  /** The wire text (decoded once from the bytes of a large result). */
+  get text(): string {
+    this.decoded ??= Buffer.concat(this.bytes!).toString('utf8');
+    return this.decoded;
+  }
 
   /** The value, parsed once (its wire text kept on it, see RAW_JSON). */
   get value(): Json {
-    if (this.parsed === undefined) {
-      this.parsed = attachRawJson(JSON.parse(this.text) as Json, this.text);
-    }
+    this.parsed ??= attachRawJson(JSON.parse(this.text) as Json, this.text);
     return this.parsed;
   }
 }
@@ -50,7 +75,13 @@ export function readResult<T>(result: T | UnreadJson): T | Json {
 
 /** Whether a result is null, told without parsing an unread one. */
 export function isNullResult(result: unknown): boolean {
-  return result instanceof UnreadJson ? result.text.trim() === 'null' : result === null;
+  if (!(result instanceof UnreadJson)) return result === null;
+  return result.size < 16 && result.text.trim() === 'null';
+}
+
+/** The wire bytes of a large unread result, which an HTTP answer is written from as they are. */
+export function resultBytes(result: unknown): readonly Buffer[] | undefined {
+  return result instanceof UnreadJson ? result.bytes : undefined;
 }
 
 /** The wire text kept on `value`, if any. */

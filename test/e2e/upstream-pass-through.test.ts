@@ -10,6 +10,8 @@ import { evmRpcFlags } from '../support/backends';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream';
 
 const HASH = `0x${'ab'.repeat(32)}`;
+/** A block of about 200 KB, in many reads, with characters of two and three UTF-8 bytes in it. */
+const LARGE_BLOCK = `{"number":"0x6","extraData":"caf\u00e9 — é€",\n "transactions": [${Array.from({ length: 1500 }, (_, i) => `{"hash":"0x${i.toString(16).padStart(64, '0')}","input":"€é0x${'00'.repeat(20)}"}`).join(', ')}]}`;
 
 /** Results written as no JSON serialiser writes them: spaces, a unicode escape, an exponent. */
 const RESULTS: Record<string, string> = {
@@ -20,6 +22,7 @@ const RESULTS: Record<string, string> = {
   eth_getBalance: '"\\u0030x10"',
   eth_getBlockByNumber: `{ "number" : "0x5" , "hash":"${HASH}", "transactions" : [ ], "size": 1E2 }`,
   eth_getTransactionReceipt: `{"transactionHash":"${HASH}", "blockHash":"${HASH}", "blockNumber":"0x5", "logs":[ ]}`,
+  eth_getBlockByHash: LARGE_BLOCK,
 };
 
 describe('an upstream answer passed through unread', () => {
@@ -29,10 +32,9 @@ describe('an upstream answer passed through unread', () => {
   /** What the node answers net_version (the chain id in decimal, as Evmos writes it). */
   let netVersion = '"9001"';
 
-  const post = async (method: string, params: unknown[]) => {
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }) });
-    return res.text();
-  };
+  const request = (method: string, params: unknown[], encoding?: string) =>
+    fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(encoding ? { 'accept-encoding': encoding } : {}) }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }) });
+  const post = async (method: string, params: unknown[]) => (await request(method, params)).text();
 
   beforeAll(async () => {
     node = createServer((req, res) => {
@@ -70,6 +72,21 @@ describe('an upstream answer passed through unread', () => {
     expect(await post('eth_getBlockByNumber', ['0x5', false])).toBe(expected);
     expect(await post('eth_getBlockByNumber', ['0x5', false])).toBe(expected);
     expect(gw.app.get(UpstreamPools).evm.cache.hits).toBeGreaterThan(0);
+  });
+
+  it('hands a large result on as the bytes the node wrote, plain and gzipped', async () => {
+    const expected = Buffer.from(`{"jsonrpc":"2.0","id":7,"result":${LARGE_BLOCK}}\n`);
+    expect(expected.length).toBeGreaterThan(150_000);
+    const plain = await request('eth_getBlockByHash', [HASH, true], 'identity');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(Number(plain.headers.get('content-length'))).toBe(expected.length);
+    expect(Buffer.from(await plain.arrayBuffer()).equals(expected)).toBe(true);
+    const zipped = await request('eth_getBlockByHash', [HASH, true], 'gzip');
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(Buffer.from(await zipped.arrayBuffer()).equals(expected)).toBe(true);
+    // In a batch the same answer is written as text, the same bytes.
+    const batch = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ jsonrpc: '2.0', id: 8, method: 'eth_getBlockByHash', params: [HASH, false] }]) });
+    expect(await batch.text()).toBe(`[{"jsonrpc":"2.0","id":8,"result":${LARGE_BLOCK}}]\n`);
   });
 
   it('answers a method whose definition reads the answer (a receipt shows its block) with the same bytes', async () => {

@@ -87,6 +87,10 @@ export class Exchange implements Dispatcher.DispatchHandler, Expiring {
   }
 
   onResponseEnd(): void {
+    if (this.unread && this.status === 200 && this.chunks.length > 0) {
+      const result = unreadPieces(this.chunks);
+      if (result !== undefined) return this.succeed({ result, bytes: result.size });
+    }
     this.answer(joinText(this.chunks), this.status);
   }
 
@@ -167,6 +171,43 @@ export function failureOf(err: Error & { code?: string }, answering: boolean): U
 
 const PREFIX = '{"jsonrpc":"2.0","id":';
 const RESULT = ',"result":';
+const PREFIX_BYTES = Buffer.from(PREFIX);
+const RESULT_BYTES = Buffer.from(RESULT);
+
+/** From this size an unread answer's result is kept as bytes, never decoded to text (UnreadJson). */
+const LARGE_ANSWER = 8 * 1024;
+
+/**
+ * resultFast on the chunks of a large unread answer, the envelope's head in the first and its closing
+ * brace in the last: the result's bytes in the pieces they were read in, neither joined nor decoded;
+ * undefined for a small answer or any other shape (the text path takes it).
+ */
+function unreadPieces(chunks: readonly Buffer[]): UnreadJson | undefined {
+  let size = 0;
+  for (const chunk of chunks) size += chunk.length;
+  if (size < LARGE_ANSWER) return undefined;
+  const first = chunks[0];
+  const last = chunks[chunks.length - 1];
+  const head = PREFIX_BYTES.length;
+  if (first.length < head || first.compare(PREFIX_BYTES, 0, head, 0, head) !== 0) return undefined;
+  let i = head;
+  while (i < first.length && first[i] >= 48 && first[i] <= 57) i++;
+  const start = i + RESULT_BYTES.length;
+  if (i === head || start > first.length || first.compare(RESULT_BYTES, 0, RESULT_BYTES.length, i, start) !== 0) return undefined;
+  let end = last.length;
+  while (end > 0 && last[end - 1] <= 32) end--;
+  if (end === 0 || last[end - 1] !== 125 /* } */) return undefined;
+  const pieces = chunks.length === 1 ? [first.subarray(start, end - 1)] : [first.subarray(start), ...chunks.slice(1, -1), last.subarray(0, end - 1)];
+  return UnreadJson.ofBytes(pieces.filter((piece) => piece.length > 0).map(own));
+}
+
+/** A piece that is a small part of a socket's read buffer is copied out: keeping it must not hold the rest. */
+function own(piece: Buffer): Buffer {
+  if (piece.buffer.byteLength <= 2 * piece.length) return piece;
+  const copy = Buffer.allocUnsafeSlow(piece.length);
+  piece.copy(copy);
+  return copy;
+}
 
 /**
  * The result of an answer written as CometBFT, go-ethereum and anvil write one
@@ -185,7 +226,7 @@ function resultFast(text: string, unread: boolean): WireResult | undefined {
   while (end > 0 && text.charCodeAt(end - 1) <= 32) end--;
   if (text.charCodeAt(end - 1) !== 125 /* } */) return undefined;
   const raw = text.slice(i + RESULT.length, end - 1);
-  if (unread) return new UnreadJson(raw);
+  if (unread) return UnreadJson.ofText(raw);
   try {
     return attachRawJson(JSON.parse(raw) as Json, raw);
   } catch {

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzip } from 'node:zlib';
 import type { GatewayOwnConfig } from '../../config/config.types';
 import type { HeaderList } from './cors';
+import { frame } from '../dialect';
+import { answerBytes, type AnswerPieces } from '../engine';
 
 export type CompressionSettings = GatewayOwnConfig['compression'];
 
@@ -43,12 +45,12 @@ export class AnswerCompressor {
   constructor(private readonly settings: CompressionSettings) {}
 
   /** Writes the status, the headers (without a length) and the body. */
-  send(req: IncomingMessage, res: ServerResponse, status: number, headers: HeaderList, body: string): void {
-    const size = Buffer.byteLength(body);
+  send(req: IncomingMessage, res: ServerResponse, status: number, headers: HeaderList, body: string | AnswerPieces): void {
+    const size = answerBytes(body);
     if (!this.settings.http || size < this.settings.min_bytes) return plain(res, status, headers, body, size);
     const varying = [...headers, 'Vary', 'Accept-Encoding'];
     if (!acceptsGzip(req.headers['accept-encoding'])) return plain(res, status, varying, body, size);
-    gzip(body, { level: DEFLATE_LEVEL }, (err, zipped) => {
+    gzip(typeof body === 'string' ? body : frame('', body, ''), { level: DEFLATE_LEVEL }, (err, zipped) => {
       if (err) return plain(res, status, varying, body, size);
       if (res.destroyed) return;
       res.writeHead(status, [...varying, 'Content-Encoding', 'gzip', 'Content-Length', String(zipped.length)]);
@@ -57,8 +59,14 @@ export class AnswerCompressor {
   }
 }
 
-/** A string body goes out in one write with the head (node:http joins them; a Buffer would take two). */
-function plain(res: ServerResponse, status: number, headers: HeaderList, body: string, size: number): void {
+/**
+ * A string body goes out in one write with the head (node:http joins them); the pieces of a large
+ * answer passed on as bytes go out corked, in one write of several buffers, never joined.
+ */
+function plain(res: ServerResponse, status: number, headers: HeaderList, body: string | AnswerPieces, size: number): void {
   res.writeHead(status, [...headers, 'Content-Length', String(size)]);
-  res.end(body);
+  if (typeof body === 'string') return void res.end(body);
+  res.cork();
+  for (const piece of body) res.write(piece);
+  res.end();
 }

@@ -4,7 +4,7 @@ import { AccessService } from '../../../access/access.service';
 import { Door, retryAfterSeconds, type Pass } from '../../../access/door';
 import { GatewayConfigService } from '../../../config/gateway-config.service';
 import type { Caller } from '../../../rpc/call-context';
-import type { RpcEngine } from '../../../rpc/engine';
+import type { AnswerPieces, RpcEngine } from '../../../rpc/engine';
 import { errorAnswer } from '../../../rpc/envelope';
 import { AnswerCompressor } from '../../../rpc/http/answer-compression';
 import { readDecodedBody } from '../../../rpc/http/body-decoding';
@@ -111,8 +111,8 @@ export class EvmHttpTransport implements OnModuleInit {
   }
 
   /** An answer (none: an empty body), with 429 and Retry-After when every call was refused at a rate limit. */
-  private reply(req: IncomingMessage, res: ServerResponse, answer: string | undefined, cors: HeaderList, retryAfterMs: number | undefined): void {
-    const body = answer === undefined ? '' : answer + '\n';
+  private reply(req: IncomingMessage, res: ServerResponse, answer: string | AnswerPieces | undefined, cors: HeaderList, retryAfterMs: number | undefined): void {
+    const body = answer === undefined ? '' : typeof answer === 'string' ? answer + '\n' : [...answer, '\n'];
     // go-ethereum's media type, with no charset parameter.
     const retry = retryAfterMs === undefined ? [] : ['Retry-After', retryAfterSeconds(retryAfterMs)];
     this.compressor.send(req, res, retry.length > 0 ? 429 : 200, ['Content-Type', 'application/json', ...retry, ...cors], body);
