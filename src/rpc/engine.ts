@@ -1,4 +1,5 @@
 import type { CallContext, Caller, JsonText, NotificationPort, RpcConnection, Transport } from './call-context';
+import type { AnswerPieces } from './answer-pieces';
 import { batchRuns } from './batch-runs';
 import type { BatchLimits, Dialect, RpcRequest } from './dialect';
 import { answeredIdOf, errorAnswer, resultAnswer, resultAnswerPieces, type Message } from './envelope';
@@ -76,17 +77,6 @@ export interface Reply {
    * (HTTP transports answer 429 with Retry-After).
    */
   readonly retryAfterMs?: number;
-}
-
-/** An answer in pieces, written one after the other (see Reply). */
-export type AnswerPieces = readonly (string | Buffer)[];
-
-/** The size of an answer in bytes. */
-export function answerBytes(body: string | AnswerPieces): number {
-  if (typeof body === 'string') return Buffer.byteLength(body);
-  let size = 0;
-  for (const piece of body) size += Buffer.byteLength(piece);
-  return size;
 }
 
 const NO_METERS: EngineMeters = { received() {}, answered() {}, batch() {}, refused() {}, rejected() {} };

@@ -3,7 +3,7 @@ import { gzip } from 'node:zlib';
 import type { GatewayOwnConfig } from '../../config/config.types';
 import type { HeaderList } from './cors';
 import { frame } from '../dialect';
-import { answerBytes, type AnswerPieces } from '../engine';
+import { answerBytes, type AnswerPieces } from '../answer-pieces';
 
 export type CompressionSettings = GatewayOwnConfig['compression'];
 
