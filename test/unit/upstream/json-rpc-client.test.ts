@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { JsonRpcClient, type Batching } from '../../../src/backends/upstream/json-rpc-client';
 import { UpstreamAnswerError, UpstreamFailure } from '../../../src/backends/upstream/upstream-errors';
 import type { Json } from '../../../src/rpc/json';
-import { rawJsonOf } from '../../../src/rpc/result-json';
+import { rawJsonOf, UnreadJson } from '../../../src/rpc/result-json';
 
 interface Seen {
   readonly url: string;
@@ -25,6 +25,10 @@ function answerTo(call: { id: number; method: string }): string | undefined {
   switch (call.method) {
     case 'hang':
       return undefined;
+    case 'large':
+      return `{"jsonrpc":"2.0","id":${call.id},"result":"${'ab'.repeat(5_000)}"}`;
+    case 'huge':
+      return `{"jsonrpc":"2.0","id":${call.id},"result":["${'cd'.repeat(150_000)}", "é€"]}`;
     case 'fails':
       return `{"jsonrpc":"2.0","id":${call.id},"error":{"code":3,"message":"execution reverted","data":"0x01"}}`;
     default:
@@ -93,6 +97,24 @@ describe('JsonRpcClient', () => {
     expect(last.url).toBe('/v2/key/?apikey=k1');
     expect(Buffer.from(String(last.headers.authorization).replace('Basic ', ''), 'base64').toString()).toBe('us@er:p:ss');
     expect(last.body).toMatchObject({ method: 'eth_chainId', params: ['x'] });
+  });
+
+  it('hands an unread result on as its wire form: a small one as text, a large one as the bytes read, none parsed', async () => {
+    const c = client(`http://127.0.0.1:${port}`);
+    const small = (await c.call('eth_chainId', [], 2000, { unread: true })).result as UnreadJson;
+    expect(small).toBeInstanceOf(UnreadJson);
+    expect(small.bytes).toBeUndefined();
+    expect(small.text).toBe('{"a":[1,2],"m":"eth_chainId"}');
+    for (const method of ['large', 'huge']) {
+      const { result, bytes } = await c.call(method, [], 2000, { unread: true });
+      const unread = result as UnreadJson;
+      const wire = answerTo({ id: 0, method })!.replace(/^\{"jsonrpc":"2.0","id":0,"result":/, '').slice(0, -1);
+      expect(Buffer.concat(unread.bytes!).equals(Buffer.from(wire))).toBe(true);
+      expect(bytes).toBe(Buffer.byteLength(wire));
+      // No piece keeps a socket read buffer much larger than itself alive (a cached answer would hold it).
+      for (const piece of unread.bytes!) expect(piece.buffer.byteLength).toBeLessThanOrEqual(2 * piece.length);
+      expect(unread.value).toEqual(JSON.parse(wire));
+    }
   });
 
   it('reports a JSON-RPC error as an answer, other failures by kind', async () => {
