@@ -7,7 +7,7 @@ import { RateLimitedError, type RpcError } from './errors';
 import { checkGuards, unknownMethod, type GuardPolicy } from './guards';
 import { isImmutableAnswer, type AnyMethod, type MethodArgs } from './method';
 import type { MethodRegistry } from './method-registry';
-import { resultBytes, resultJson, type UnreadJson } from './result-json';
+import { resultJson, unreadBytes, type UnreadJson } from './result-json';
 import { traceBatch, traceCall } from '../tracing/call-spans';
 import { tracingOn } from '../tracing/spans';
 import { isPromiseLike, withinDeadline, type CallExpiry } from './within-deadline';
@@ -207,7 +207,7 @@ export class RpcEngine {
       const retryAfterMs = outcome.error instanceof RateLimitedError ? outcome.error.retryAfterMs : undefined;
       return { text: errorAnswer(idText, outcome.error), resultBytes: 0, immutable: false, retryAfterMs };
     }
-    const bytes = asBytes ? resultBytes(outcome.result) : undefined;
+    const bytes = asBytes ? unreadBytes(outcome.result) : undefined;
     if (bytes !== undefined) {
       const immutable = isImmutableAnswer(outcome.method, outcome.args, outcome.result);
       return { text: resultAnswerPieces(idText, bytes), resultBytes: (outcome.result as UnreadJson).size, immutable };

@@ -80,7 +80,7 @@ export function isNullResult(result: unknown): boolean {
 }
 
 /** The wire bytes of a large unread result, which an HTTP answer is written from as they are. */
-export function resultBytes(result: unknown): readonly Buffer[] | undefined {
+export function unreadBytes(result: unknown): readonly Buffer[] | undefined {
   return result instanceof UnreadJson ? result.bytes : undefined;
 }
 

@@ -8,7 +8,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UpstreamPools } from '../../../src/backends/upstream/upstream.module';
 import { BACKENDS, evmRpcFlags, startGatewayOver } from '../../support/backends';
+import { until } from '../../support/fault-bench';
 import { call, post, waitForHeight, type TestGateway } from '../../support/gateway';
 import { compileTemplate } from '../../support/plugin-template';
 import { WsClient } from '../../support/ws-client';
@@ -42,6 +44,9 @@ describe.each(BACKENDS)('the plugin template, %s backend', (kind) => {
       'limits.max_subscriptions_per_ip': '1',
     });
     await waitForHeight(gw.url, 2, 60_000);
+    // Upstream, block 2 is final to the EVM pool (and its answers cacheable) once the pool's own head has
+    // reached it: its health checks and head feed may be a moment behind the node's status.
+    if (kind === 'upstream') await until(() => gw.app.get(UpstreamPools).evm.head >= 2n, 'the EVM pool at block 2', 30_000);
   }, 120_000);
   afterAll(() => gw?.close());
 
