@@ -57,15 +57,19 @@ export interface Origin {
   readonly traceHeaders?: CallContext['traceHeaders'];
   /** Epoch ms after which unanswered calls get the timeout error; undefined = the interface's call timeout from now. */
   readonly deadline?: number;
+  /**
+   * The transport writes an answer in pieces (HTTP): a single call whose result is an upstream's large
+   * answer passed on unread is then answered in its bytes as they were read, never decoded.
+   */
+  readonly pieces?: true;
 }
 
-export interface Reply {
+export interface Reply<Body = string> {
   /**
-   * The answer; undefined when nothing is to be written (notifications only). In pieces only for a
-   * single call over HTTP JSON-RPC whose result is an upstream's large answer passed on unread: its
-   * bytes as they were read, never decoded.
+   * The answer; undefined when nothing is to be written (notifications only). In pieces only where the
+   * origin takes them (Origin.pieces) and the result is an upstream's large answer passed on unread.
    */
-  readonly body: string | AnswerPieces | undefined;
+  readonly body: Body | undefined;
   /** The body failed as a whole (unparsable): transports that give it its own HTTP status read this. */
   readonly failed: boolean;
   /** The body was refused whole at a limit (a batch over its size limit); nothing ran. */
@@ -248,11 +252,13 @@ export class RpcEngine {
   }
 
   /** One request body: a single message or a batch. */
-  async handle(text: string, origin: Origin): Promise<Reply> {
+  handle(text: string, origin: Origin & { readonly pieces: true }): Promise<Reply<string | AnswerPieces>>;
+  handle(text: string, origin: Origin): Promise<Reply>;
+  async handle(text: string, origin: Origin): Promise<Reply<string | AnswerPieces>> {
     this.meters.received(origin.transport, origin.bytes);
     const body = this.dialect.parse(text, origin.transport);
     const deadline = origin.deadline ?? this.deadlineFromNow();
-    let reply: Reply;
+    let reply: Reply<string | AnswerPieces>;
     switch (body.kind) {
       case 'empty':
         return { body: undefined, failed: false, immutable: false };
@@ -261,8 +267,7 @@ export class RpcEngine {
         reply = { body: errorAnswer(this.dialect.bodyErrorId, body.error), failed: true, immutable: false };
         break;
       case 'single': {
-        // A single call over HTTP may be answered in bytes (an upstream's large result passed on unread).
-        const within = this.answerWithin(body.message, origin, deadline, origin.transport === 'jsonrpc');
+        const within = this.answerWithin(body.message, origin, deadline, origin.pieces === true);
         const answer = isPromiseLike(within) ? await within : within;
         const text = answer === TIMED_OUT ? errorAnswer(answeredIdOf(body.message), this.dialect.timedOut()) : answer?.text;
         const answered = answer === TIMED_OUT ? undefined : answer;

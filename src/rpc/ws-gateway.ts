@@ -5,7 +5,6 @@ import type { PerMessageDeflateOptions, RawData, WebSocket, WebSocketServer } fr
 import type { Door, Pass } from '../access/door';
 import type { Caller } from './call-context';
 import type { RpcEngine } from './engine';
-import { frame } from './dialect';
 import { errorAnswer } from './envelope';
 import type { UnfinishedBytes } from './unfinished-bytes';
 import { WsRpcConnection, type WsKeepAlive } from './ws-connection';
@@ -120,8 +119,7 @@ export abstract class JsonRpcWsGateway implements OnGatewayInit<WebSocketServer>
     // A message that does not parse costs its rate budget too: over it, the limit's error instead.
     const limited = reply.failed ? await this.door.chargeUnparsed(caller, 'ws', remote) : undefined;
     const body = limited ? errorAnswer(this.engine.dialect.bodyErrorId, limited) : reply.body;
-    if (body === undefined) return undefined;
-    return connection.send(typeof body === 'string' ? body : frame('', body, ''));
+    return body === undefined ? undefined : connection.send(body);
   }
 
   /** Graceful stop: every WebSocket is closed with 1001; those not gone within `graceMs` are cut. */

@@ -159,7 +159,7 @@ export class NodeHttpTransport implements OnModuleInit {
 
   private async jsonRpc(req: IncomingMessage, res: ServerResponse, caller: Caller, body: string, cors: HeaderList): Promise<void> {
     const remote = remoteOf(req);
-    const reply = await this.engine.handle(body, { transport: 'jsonrpc', remote, caller, bytes: Buffer.byteLength(body), correlationId: this.requestId(req), traceHeaders: req.headers });
+    const reply = await this.engine.handle(body, { transport: 'jsonrpc', remote, caller, bytes: Buffer.byteLength(body), correlationId: this.requestId(req), traceHeaders: req.headers, pieces: true });
     // A body that does not parse costs its rate budget too: over it, 429 instead of the parse error.
     const limited = reply.failed ? await this.door.chargeUnparsed(caller, 'jsonrpc', remote) : undefined;
     if (limited) return tooMany(res, limited, cors);

@@ -105,6 +105,7 @@ export class EvmHttpTransport implements OnModuleInit {
       bytes: Buffer.byteLength(text),
       traceHeaders: req.headers,
       deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined,
+      pieces: true,
     });
     // A body that does not parse costs its rate budget too: over it, the limit's error instead.
     const limited = answered.failed ? await this.door.chargeUnparsed(caller, 'jsonrpc', remote) : undefined;
