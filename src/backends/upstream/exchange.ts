@@ -171,11 +171,30 @@ export function failureOf(err: Error & { code?: string }, answering: boolean): U
 
 const PREFIX = '{"jsonrpc":"2.0","id":';
 const RESULT = ',"result":';
-const PREFIX_BYTES = Buffer.from(PREFIX);
-const RESULT_BYTES = Buffer.from(RESULT);
 
 /** From this size an unread answer's result is kept as bytes, never decoded to text (UnreadJson). */
 const LARGE_ANSWER = 8 * 1024;
+
+/**
+ * Where the result begins in an answer written as CometBFT, go-ethereum and anvil write one
+ * (`{"jsonrpc":"2.0","id":<n>,"result":<value>}`), read through `code` (a text's or a buffer's); -1 for
+ * any other head.
+ */
+function resultStart(code: (i: number) => number, length: number): number {
+  for (let k = 0; k < PREFIX.length; k++) if (k >= length || code(k) !== PREFIX.charCodeAt(k)) return -1;
+  let i = PREFIX.length;
+  while (i < length && code(i) >= 48 && code(i) <= 57) i++;
+  if (i === PREFIX.length) return -1;
+  for (let k = 0; k < RESULT.length; k++) if (i + k >= length || code(i + k) !== RESULT.charCodeAt(k)) return -1;
+  return i + RESULT.length;
+}
+
+/** Where the result ends: at the answer's closing brace, trailing whitespace left out; -1 without one. */
+function resultEnd(code: (i: number) => number, length: number): number {
+  let end = length;
+  while (end > 0 && code(end - 1) <= 32) end--;
+  return end > 0 && code(end - 1) === 125 /* } */ ? end - 1 : -1;
+}
 
 /**
  * resultFast on the chunks of a large unread answer, the envelope's head in the first and its closing
@@ -188,16 +207,10 @@ function unreadPieces(chunks: readonly Buffer[]): UnreadJson | undefined {
   if (size < LARGE_ANSWER) return undefined;
   const first = chunks[0];
   const last = chunks[chunks.length - 1];
-  const head = PREFIX_BYTES.length;
-  if (first.length < head || first.compare(PREFIX_BYTES, 0, head, 0, head) !== 0) return undefined;
-  let i = head;
-  while (i < first.length && first[i] >= 48 && first[i] <= 57) i++;
-  const start = i + RESULT_BYTES.length;
-  if (i === head || start > first.length || first.compare(RESULT_BYTES, 0, RESULT_BYTES.length, i, start) !== 0) return undefined;
-  let end = last.length;
-  while (end > 0 && last[end - 1] <= 32) end--;
-  if (end === 0 || last[end - 1] !== 125 /* } */) return undefined;
-  const pieces = chunks.length === 1 ? [first.subarray(start, end - 1)] : [first.subarray(start), ...chunks.slice(1, -1), last.subarray(0, end - 1)];
+  const start = resultStart((i) => first[i], first.length);
+  const end = resultEnd((i) => last[i], last.length);
+  if (start < 0 || end < 0 || (chunks.length === 1 && end < start)) return undefined;
+  const pieces = chunks.length === 1 ? [first.subarray(start, end)] : [first.subarray(start), ...chunks.slice(1, -1), last.subarray(0, end)];
   return UnreadJson.ofBytes(pieces.filter((piece) => piece.length > 0).map(own));
 }
 
@@ -210,22 +223,18 @@ function own(piece: Buffer): Buffer {
 }
 
 /**
- * The result of an answer written as CometBFT, go-ethereum and anvil write one
- * (`{"jsonrpc":"2.0","id":<n>,"result":<value>}`), from its own slice of the text: that slice as it is
- * when `unread`, else parsed, the slice kept as its wire form; undefined for any other shape (errors,
- * other member orders), which the caller parses in full. JSON.parse of the slice fails unless it is
- * exactly one value. An unread slice is not parsed at all: the node's bytes go to the client as a
- * proxy passes them (HTTP framing has delimited them).
+ * The result of an answer written as nodes write one (resultStart), from its own slice of the text:
+ * that slice as it is when `unread`, else parsed, the slice kept as its wire form; undefined for any
+ * other shape (errors, other member orders), which the caller parses in full. JSON.parse of the slice
+ * fails unless it is exactly one value. An unread slice is not parsed at all: the node's bytes go to the
+ * client as a proxy passes them (HTTP framing has delimited them).
  */
 function resultFast(text: string, unread: boolean): WireResult | undefined {
-  if (!text.startsWith(PREFIX)) return undefined;
-  let i = PREFIX.length;
-  while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
-  if (i === PREFIX.length || !text.startsWith(RESULT, i)) return undefined;
-  let end = text.length;
-  while (end > 0 && text.charCodeAt(end - 1) <= 32) end--;
-  if (text.charCodeAt(end - 1) !== 125 /* } */) return undefined;
-  const raw = text.slice(i + RESULT.length, end - 1);
+  const code = (i: number) => text.charCodeAt(i);
+  const start = resultStart(code, text.length);
+  const end = resultEnd(code, text.length);
+  if (start < 0 || end < start) return undefined;
+  const raw = text.slice(start, end);
   if (unread) return UnreadJson.ofText(raw);
   try {
     return attachRawJson(JSON.parse(raw) as Json, raw);
