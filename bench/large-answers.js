@@ -8,7 +8,9 @@
  * for every route and small. Beside the gateway, in one run: the bare Node.js proxy (bytes copied
  * through) and the parsing proxy (the answer parsed and written again), what a proxy that reads the
  * answer pays for its size. The gateway hands a client's answer on as the node's bytes when no hook of
- * its method reads it (src/rpc/result-json.ts UnreadJson).
+ * its method reads it (src/rpc/result-json.ts UnreadJson). A second case sends BENCH_BATCH (default 4)
+ * such reads in one JSON-RPC batch: the bare proxy passes the batch through whole, the gateway runs its
+ * members as one read each (batching to the upstream is off by default) and answers them together.
  *
  * The routes take turns over BENCH_ROUNDS rounds (default 3) of BENCH_DURATION s (default 5) at
  * BENCH_CONNECTIONS (default 8); medians. Prints req/s, p50/p99, the CPU µs per request of each serving
@@ -23,6 +25,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const TXS = Number(process.env.BENCH_TXS ?? 300);
+const BATCH = Number(process.env.BENCH_BATCH ?? 4);
 const VIA = { bare: 'bare Node.js proxy', parse: 'parsing Node.js proxy', gateway: 'gateway (cache off)' };
 
 /** A block of `count` transactions as go-ethereum writes one (`eth_getBlockByNumber(n, true)`). */
@@ -60,8 +63,8 @@ require('node:http')
       } catch {
         return res.writeHead(400).end();
       }
-      const { id, method } = call;
-      const body = '{"jsonrpc":"2.0","id":' + JSON.stringify(id) + ',"result":' + (small[method] ?? result) + '}';
+      const answer = ({ id, method }) => '{"jsonrpc":"2.0","id":' + JSON.stringify(id) + ',"result":' + (small[method] ?? result) + '}';
+      const body = Array.isArray(call) ? '[' + call.map(answer).join(',') + ']' : answer(call);
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
       res.end(body);
     });
@@ -89,15 +92,27 @@ runBenchmark(async (started) => {
     parse: started(await startBareProxy(upstream.url, 'parse')),
     gateway: { url: gw.evmUrl, pid: gw.pid },
   };
-  const bodyAt = (n) => rpcBody('eth_getBlockByNumber', [`0x${(n % 0xfff0 + 1).toString(16)}`, true], n + 2);
-  await checkRoutes(Object.fromEntries(Object.entries(routes).map(([via, r]) => [via, r.url])), bodyAt(0), 'eth_getBlockByNumber');
+  const block = (n) => `0x${(n % 0xfff0 + 1).toString(16)}`;
+  const cases = [
+    { name: 'one read', routes, bodyAt: (n) => rpcBody('eth_getBlockByNumber', [block(n), true], n + 2) },
+    {
+      name: `a batch of ${BATCH} reads`,
+      routes: { bare: routes.bare, gateway: routes.gateway },
+      bodyAt: (n) => JSON.stringify(Array.from({ length: BATCH }, (_, k) => ({ jsonrpc: '2.0', id: k + 1, method: 'eth_getBlockByNumber', params: [block(n * BATCH + k), true] }))),
+    },
+  ];
   console.log(`eth_getBlockByNumber(n, true), ${TXS} transactions, a ${result.length} B result; ${CONNECTIONS} connections, ${ROUNDS} × ${DURATION} s per route; load average ${loadAverage()}\n`);
-  const runs = Object.fromEntries(Object.keys(routes).map((via) => [via, []]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [via, r] of Object.entries(routes)) runs[via].push(await measure(r.pid, { url: `${r.url}/`, bodyAt, connections: CONNECTIONS }, DURATION));
+  const rows = [];
+  const ratios = [];
+  for (const c of cases) {
+    await checkRoutes(Object.fromEntries(Object.entries(c.routes).map(([via, r]) => [via, r.url])), c.bodyAt(0), c.name);
+    const runs = Object.fromEntries(Object.keys(c.routes).map((via) => [via, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [via, r] of Object.entries(c.routes)) runs[via].push(await measure(r.pid, { url: `${r.url}/`, bodyAt: c.bodyAt, connections: CONNECTIONS }, DURATION));
+    }
+    const m = Object.fromEntries(Object.entries(runs).map(([via, rs]) => [via, medianRun(rs)]));
+    for (const [via, r] of Object.entries(m)) rows.push({ case: c.name, via: VIA[via], 'req/s': r.rps.toFixed(0), 'p50 ms': r.p50, 'p99 ms': r.p99, 'CPU µs/req': r.cpu.toFixed(1), 'req/s by round': r.runs.map((x) => x.rps.toFixed(0)).join(' ') });
+    for (const via of Object.keys(m).filter((v) => v !== 'bare')) ratios.push({ case: c.name, via: VIA[via], '× bare req/s': (m[via].rps / m.bare.rps).toFixed(2), '× bare CPU': (m[via].cpu / m.bare.cpu).toFixed(2) });
   }
-  const m = Object.fromEntries(Object.entries(runs).map(([via, rs]) => [via, medianRun(rs)]));
-  const rows = Object.entries(m).map(([via, r]) => ({ via: VIA[via], 'req/s': r.rps.toFixed(0), 'p50 ms': r.p50, 'p99 ms': r.p99, 'CPU µs/req': r.cpu.toFixed(1), 'req/s by round': r.runs.map((x) => x.rps.toFixed(0)).join(' ') }));
-  const ratios = ['parse', 'gateway'].map((via) => ({ via: VIA[via], '× bare req/s': (m[via].rps / m.bare.rps).toFixed(2), '× bare CPU': (m[via].cpu / m.bare.cpu).toFixed(2) }));
   printResults(rows, ratios);
 });

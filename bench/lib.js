@@ -320,12 +320,14 @@ async function startConstantServer(answer, headers = { 'content-type': 'applicat
   return { url, pid: child.pid, stop: () => stopChild(child) };
 }
 
-/** Every route answers `body` (a JSON-RPC call) with a result, not an error; throws naming the first that does not. */
+/** Every route answers `body` (a JSON-RPC call, or a batch: each member) with a result, not an error; throws naming the first that does not. */
 async function checkRoutes(urls, body, name) {
   for (const [via, url] of Object.entries(urls)) {
     const res = await fetch(`${url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const answer = await res.json();
-    if (!res.ok || answer.error !== undefined || answer.result === undefined) throw new Error(`${name} via ${via}: ${res.status} ${JSON.stringify(answer).slice(0, 300)}`);
+    // A batch's answer: every member answered with a result.
+    const answers = Array.isArray(answer) ? answer : [answer];
+    if (!res.ok || answers.length === 0 || answers.some((a) => a.error !== undefined || a.result === undefined)) throw new Error(`${name} via ${via}: ${res.status} ${JSON.stringify(answer).slice(0, 300)}`);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { CallContext, Caller, JsonText, NotificationPort, RpcConnection, Transport } from './call-context';
-import type { AnswerPieces } from './answer-pieces';
+import { batchAnswer, type AnswerPieces } from './answer-pieces';
 import { batchRuns } from './batch-runs';
 import type { BatchLimits, Dialect, RpcRequest } from './dialect';
 import { answeredIdOf, errorAnswer, resultAnswer, resultAnswerPieces, type Message } from './envelope';
@@ -58,8 +58,8 @@ export interface Origin {
   /** Epoch ms after which unanswered calls get the timeout error; undefined = the interface's call timeout from now. */
   readonly deadline?: number;
   /**
-   * The transport writes an answer in pieces (HTTP): a single call whose result is an upstream's large
-   * answer passed on unread is then answered in its bytes as they were read, never decoded.
+   * The transport writes an answer in pieces (HTTP): a call (alone or in a batch) whose result is an
+   * upstream's large answer passed on unread is then answered in its bytes as they were read, never decoded.
    */
   readonly pieces?: true;
 }
@@ -242,7 +242,7 @@ export class RpcEngine {
   }
 
   /** Counts an answer written by a transport that frames it itself (node RPC URI calls). */
-  countAnswer(transport: Transport, text: string): string {
+  countAnswer<Text extends string | AnswerPieces>(transport: Transport, text: Text): Text {
     this.meters.answered(transport, text);
     return text;
   }
@@ -282,7 +282,7 @@ export class RpcEngine {
     return reply;
   }
 
-  private async batch(messages: readonly Message[], origin: Origin, deadline: number | undefined): Promise<Reply> {
+  private async batch(messages: readonly Message[], origin: Origin, deadline: number | undefined): Promise<Reply<string | AnswerPieces>> {
     if (messages.length === 0) return { body: this.dialect.emptyBatch(), failed: false, immutable: false };
     const limits = this.limits();
     if (limits.requests.max > 0 && messages.length > limits.requests.max) {
@@ -290,20 +290,20 @@ export class RpcEngine {
       return { body: this.dialect.batchTooLarge(limits.requests, messages), failed: false, refused: true, immutable: false };
     }
     this.meters.batch(messages.length);
-    const answers: string[] = [];
+    const answers: (string | AnswerPieces)[] = [];
     let immutable = true;
     let resultBytes = 0;
     // The longest wait of members refused at a rate limit, while every answered member was.
     let retryAfterMs: number | undefined = 0;
     const isRead = (m: Message) => (m.kind !== 'call' && m.kind !== 'notification') || this.registry.isRead(m.method);
-    const done = (): Reply => ({
-      body: answers.length === 0 ? undefined : answers.length === 1 && this.dialect.unwrapSingleAnswer ? answers[0] : `[${answers.join(',')}]`,
+    const done = (): Reply<string | AnswerPieces> => ({
+      body: answers.length === 0 ? undefined : answers.length === 1 && this.dialect.unwrapSingleAnswer ? answers[0] : batchAnswer(answers),
       failed: false,
       immutable: immutable && answers.length > 0,
       retryAfterMs: answers.length > 0 ? retryAfterMs : undefined,
     });
     for (const [start, end] of batchRuns(messages, isRead)) {
-      const run = await Promise.all(messages.slice(start, end).map((m) => this.answerWithin(m, origin, deadline, false)));
+      const run = await Promise.all(messages.slice(start, end).map((m) => this.answerWithin(m, origin, deadline, origin.pieces === true)));
       for (let k = 0; k < run.length; k++) {
         const i = start + k;
         const answer = run[k];
@@ -314,7 +314,7 @@ export class RpcEngine {
           return done();
         }
         if (answer === undefined) continue;
-        answers.push(answer.text as string);
+        answers.push(answer.text);
         retryAfterMs = answer.retryAfterMs === undefined || retryAfterMs === undefined ? undefined : Math.max(retryAfterMs, answer.retryAfterMs);
         immutable &&= answer.immutable;
         resultBytes += answer.resultBytes;

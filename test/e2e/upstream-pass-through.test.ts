@@ -84,9 +84,26 @@ describe('an upstream answer passed through unread', () => {
     const zipped = await request('eth_getBlockByHash', [HASH, true], 'gzip');
     expect(zipped.headers.get('content-encoding')).toBe('gzip');
     expect(Buffer.from(await zipped.arrayBuffer()).equals(expected)).toBe(true);
-    // In a batch the same answer is written as text, the same bytes.
-    const batch = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ jsonrpc: '2.0', id: 8, method: 'eth_getBlockByHash', params: [HASH, false] }]) });
-    expect(await batch.text()).toBe(`[{"jsonrpc":"2.0","id":8,"result":${LARGE_BLOCK}}]\n`);
+  });
+
+  it('hands large results on as bytes inside a batch too, beside small answers and errors, plain and gzipped', async () => {
+    const members = [
+      { jsonrpc: '2.0', id: 8, method: 'eth_getBlockByHash', params: [HASH, false] },
+      { jsonrpc: '2.0', id: 9, method: 'eth_getBalance', params: [`0x${'02'.repeat(20)}`, 'latest'] },
+      { jsonrpc: '2.0', id: 10, method: 'eth_nope', params: [] },
+      { jsonrpc: '2.0', id: 11, method: 'eth_getBlockByHash', params: [HASH, true] },
+    ];
+    const send = (encoding: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': encoding }, body: JSON.stringify(members) });
+    const plain = await send('identity');
+    const body = Buffer.from(await plain.arrayBuffer());
+    expect(Number(plain.headers.get('content-length'))).toBe(body.length);
+    const text = body.toString('utf8');
+    expect(text.startsWith(`[{"jsonrpc":"2.0","id":8,"result":${LARGE_BLOCK}},{"jsonrpc":"2.0","id":9,"result":${RESULTS.eth_getBalance}},{"jsonrpc":"2.0","id":10,"error":`)).toBe(true);
+    expect(text.endsWith(`},{"jsonrpc":"2.0","id":11,"result":${LARGE_BLOCK}}]\n`)).toBe(true);
+    expect(JSON.parse(text).map((a: { id: number; error?: { code: number } }) => [a.id, a.error?.code])).toEqual([[8, undefined], [9, undefined], [10, -32601], [11, undefined]]);
+    const zipped = await send('gzip');
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(Buffer.from(await zipped.arrayBuffer()).equals(body)).toBe(true);
   });
 
   it('answers a method whose definition reads the answer (a receipt shows its block) with the same bytes', async () => {

@@ -148,7 +148,7 @@ export class NodeHttpTransport implements OnModuleInit {
     const request = { method, params: { uri: params }, id: -1 };
     const outcome = await this.engine.callWithin(request, ctx);
     if (!outcome.ok && outcome.error instanceof MethodNotFoundError && outcome.error.reason !== 'websocket-only') return httpError(res, 404, '404 page not found', cors);
-    const answer = this.engine.answer('-1', outcome, request, ctx);
+    const answer = this.engine.answer('-1', outcome, request, ctx, true);
     const limited = !outcome.ok && outcome.error instanceof RateLimitedError ? outcome.error : undefined;
     const status = outcome.ok ? 200 : limited ? 429 : outcome.error instanceof MethodNotFoundError ? 404 : 500;
     const headers = [...cors, ...serverTime(), 'Content-Type', JSON_TYPE];

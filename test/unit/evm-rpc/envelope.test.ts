@@ -8,8 +8,11 @@ import { RpcEngine, type Origin } from '../../../src/rpc/engine';
 import { ApplicationError } from '../../../src/rpc/errors';
 import { defineMethod, optional, param } from '../../../src/rpc/method';
 import { MethodRegistry } from '../../../src/rpc/method-registry';
+import { UnreadJson } from '../../../src/rpc/result-json';
 
 Logger.overrideLogger(false);
+
+const WIRE = [Buffer.from('{"a": "caf'), Buffer.from('\u00e9", "b": [1, 2]}')];
 
 const ran: string[] = [];
 const registry = new MethodRegistry();
@@ -33,6 +36,8 @@ registry.registerAll([
     },
   }),
   defineMethod({ name: 'test_bigint', group: 'test', params: [], handler: () => 1n }),
+  // An upstream's large answer passed on unread: the wire bytes, in the pieces they were read in.
+  defineMethod({ name: 'test_unread', group: 'test', params: [], handler: () => UnreadJson.ofBytes(WIRE) }),
   defineMethod({
     name: 'test_read',
     group: 'test',
@@ -178,6 +183,18 @@ describe('batches', () => {
         '{"jsonrpc":"2.0","id":4,"error":{"code":-32003,"message":"response too large"}}]',
     );
     expect(ran).toEqual(['aaaa', 'bbbbbbbb']);
+  });
+  it('an unread answer in bytes stays those very buffers, alone or in a batch, where the origin takes pieces', async () => {
+    const pieces = async (body: unknown) => (await engine.handle(JSON.stringify(body), { ...http, bytes: 1, pieces: true })).body;
+    const single = await pieces({ id: 1, method: 'test_unread' });
+    expect(single).toEqual(['{"jsonrpc":"2.0","id":1,"result":', ...WIRE, '}']);
+    const batch = (await pieces([call(1, 'a'), { id: 2, method: 'test_unread' }, { id: 3, method: 'test_nope' }, { id: 4, method: 'test_unread' }])) as readonly (string | Buffer)[];
+    expect(batch.filter((p) => typeof p !== 'string')).toEqual([WIRE[0], WIRE[1], WIRE[0], WIRE[1]]);
+    expect(batch).toContain(WIRE[0]); // the very buffer, not a copy
+    const text = Buffer.concat(batch.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))).toString();
+    expect(JSON.parse(text)).toEqual([{ jsonrpc: '2.0', id: 1, result: 'a' }, { jsonrpc: '2.0', id: 2, result: { a: 'café', b: [1, 2] } }, { jsonrpc: '2.0', id: 3, error: expect.objectContaining({ code: -32601 }) }, { jsonrpc: '2.0', id: 4, result: { a: 'café', b: [1, 2] } }]);
+    // Without pieces (WebSocket, in-process callers) the same batch is one text.
+    expect(await handle([{ id: 2, method: 'test_unread' }])).toBe(`[{"jsonrpc":"2.0","id":2,"result":${Buffer.concat(WIRE).toString()}}]`);
   });
 });
 
