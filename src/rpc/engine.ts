@@ -58,8 +58,9 @@ export interface Origin {
   /** Epoch ms after which unanswered calls get the timeout error; undefined = the interface's call timeout from now. */
   readonly deadline?: number;
   /**
-   * The transport writes an answer in pieces (HTTP): a call (alone or in a batch) whose result is an
-   * upstream's large answer passed on unread is then answered in its bytes as they were read, never decoded.
+   * The transport takes an answer in pieces (HTTP writes them; a WebSocket joins them into one frame): a
+   * call (alone or in a batch) whose result is an upstream's large answer passed on unread is then
+   * answered in its bytes as they were read, never decoded.
    */
   readonly pieces?: true;
 }

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { PerMessageDeflateOptions, RawData, WebSocket, WebSocketServer } from 'ws';
 import type { Door, Pass } from '../access/door';
 import type { Caller } from './call-context';
+import { frame } from './dialect';
 import type { RpcEngine } from './engine';
 import { errorAnswer } from './envelope';
 import type { UnfinishedBytes } from './unfinished-bytes';
@@ -115,11 +116,13 @@ export abstract class JsonRpcWsGateway implements OnGatewayInit<WebSocketServer>
     // A caller over a rule on every method is refused before the message is parsed.
     const spent = this.door.spent(caller);
     if (spent) return connection.send(errorAnswer(this.engine.dialect.bodyErrorId, spent));
-    const reply = await this.engine.handle(bytes.toString('utf8'), { transport: 'ws', remote, caller, bytes: bytes.length, connection });
+    const reply = await this.engine.handle(bytes.toString('utf8'), { transport: 'ws', remote, caller, bytes: bytes.length, connection, pieces: true });
     // A message that does not parse costs its rate budget too: over it, the limit's error instead.
     const limited = reply.failed ? await this.door.chargeUnparsed(caller, 'ws', remote) : undefined;
     const body = limited ? errorAnswer(this.engine.dialect.bodyErrorId, limited) : reply.body;
-    return body === undefined ? undefined : connection.send(body);
+    if (body === undefined) return undefined;
+    // An answer in pieces is joined into one frame: a copy of its bytes, never decoded to text.
+    return connection.send(typeof body === 'string' ? body : frame('', body, ''));
   }
 
   /** Graceful stop: every WebSocket is closed with 1001; those not gone within `graceMs` are cut. */

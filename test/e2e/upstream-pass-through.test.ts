@@ -5,6 +5,7 @@
  * and an answer that states another chain is still caught.
  */
 import { createServer, type Server } from 'node:http';
+import WebSocket from 'ws';
 import { UpstreamPools } from '../../src/backends/upstream/upstream.module';
 import { evmRpcFlags } from '../support/backends';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream';
@@ -104,6 +105,20 @@ describe('an upstream answer passed through unread', () => {
     const zipped = await send('gzip');
     expect(zipped.headers.get('content-encoding')).toBe('gzip');
     expect(Buffer.from(await zipped.arrayBuffer()).equals(body)).toBe(true);
+  });
+
+  it('hands a large result on over a WebSocket as one text frame of the bytes the node wrote', async () => {
+    const ws = new WebSocket(gw.evmWsUrl!);
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const frames: { data: Buffer; binary: boolean }[] = [];
+    const got = new Promise<void>((resolve) => ws.on('message', (data: Buffer, binary: boolean) => frames.push({ data, binary }) === 2 && resolve()));
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 12, method: 'eth_getBlockByHash', params: [HASH, true] }));
+    ws.send(JSON.stringify([{ jsonrpc: '2.0', id: 13, method: 'eth_getBlockByHash', params: [HASH, false] }]));
+    await got;
+    ws.close();
+    expect(frames.map((f) => f.binary)).toEqual([false, false]);
+    expect(frames[0].data.equals(Buffer.from(`{"jsonrpc":"2.0","id":12,"result":${LARGE_BLOCK}}`))).toBe(true);
+    expect(frames[1].data.equals(Buffer.from(`[{"jsonrpc":"2.0","id":13,"result":${LARGE_BLOCK}}]`))).toBe(true);
   });
 
   it('answers a method whose definition reads the answer (a receipt shows its block) with the same bytes', async () => {
