@@ -2,12 +2,14 @@
  * A client's answer passes through an upstream-mode gateway as the EVM node wrote it: a result that no
  * hook of its method reads is never parsed, so its bytes (spacing, escapes, number forms) reach the
  * client over a real socket untouched; a method whose definition reads the answer still gets its value,
- * and an answer that states another chain is still caught.
+ * and an answer that states another chain is still caught. The same for a node RPC upstream (an
+ * embedded devnet): a large answer by URI, JSON-RPC and batch.
  */
 import { createServer, type Server } from 'node:http';
 import WebSocket from 'ws';
 import { UpstreamPools } from '../../src/backends/upstream/upstream.module';
 import { evmRpcFlags } from '../support/backends';
+import { call, startTestGateway, type TestGateway } from '../support/gateway';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream';
 
 const HASH = `0x${'ab'.repeat(32)}`;
@@ -133,3 +135,48 @@ describe('an upstream answer passed through unread', () => {
   });
 });
 
+
+describe('a large node RPC answer passed through unread', () => {
+  let devnet: TestGateway;
+  let gw: UpstreamGateway;
+  const key = `big-${Date.now()}`;
+  /** The height the value was committed at: the answers at it never change (the latest height's would). */
+  let height: string;
+
+  beforeAll(async () => {
+    devnet = await startTestGateway({ 'devnet.block_time': '200ms' });
+    // A kvstore value of 30 KB: its abci_query answer is well past the 8 KiB kept as text.
+    const tx = Buffer.from(`${key}=${'v'.repeat(30_000)}`).toString('base64');
+    const committed = await call(devnet.url, 'broadcast_tx_commit', { tx });
+    expect(committed.tx_result.code).toBe(0);
+    height = committed.height;
+    gw = await startUpstreamGateway([{ name: 'devnet', url: devnet.url }]);
+  });
+
+  afterAll(async () => {
+    await gw?.close();
+    await devnet?.close();
+  });
+
+  const bytes = async (url: string, init?: RequestInit) => {
+    const res = await fetch(url, { ...init, headers: { 'accept-encoding': 'identity', ...init?.headers } });
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(Number(res.headers.get('content-length'))).toBe(body.length);
+    return body;
+  };
+
+  it('answers a URI call, a JSON-RPC call and a batch with the bytes the node writes, from the node and from the cache', async () => {
+    const query = `path="/key"&data=0x${Buffer.from(key).toString('hex')}&height=${height}`;
+    const direct = await bytes(`${devnet.url}/abci_query?${query}`);
+    expect(direct.length).toBeGreaterThan(40_000);
+    expect(await bytes(`${gw.url}/abci_query?${query}`)).toEqual(direct);
+    const body = (id: number) => ({ jsonrpc: '2.0', id, method: 'abci_query', params: { path: '/key', data: Buffer.from(key).toString('hex'), height } });
+    const viaPost = (url: string, b: unknown) => bytes(`${url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+    expect(await viaPost(gw.url, body(5))).toEqual(await viaPost(devnet.url, body(5)));
+    const batch = [body(6), body(7)];
+    const batched = await viaPost(gw.url, batch);
+    expect(batched).toEqual(await viaPost(devnet.url, batch));
+    expect(JSON.parse(batched.toString()).map((a: { result: { response: { value: string } } }) => Buffer.from(a.result.response.value, 'base64').length)).toEqual([30_000, 30_000]);
+    expect(gw.backend.pool.cache.hits).toBeGreaterThan(0);
+  });
+});
