@@ -5,8 +5,10 @@
  * the way the one above it calls it:
  *
  *   undici     undici's Pool.dispatch of the request, the answer read into a string (the floor)
- *   client     the gateway's upstream client (JsonRpcClient.call: its exchange, deadline and answer parse)
- *   pool       the EVM pool's read (UpstreamPool.request: cache, in-flight join, routing, retries, hedges)
+ *   client     the gateway's upstream client (JsonRpcClient.call: its exchange, deadline and the answer's
+ *              envelope; the result unread)
+ *   pool       the EVM pool's read (UpstreamPool.request: cache, in-flight join, routing, retries, hedges),
+ *              the answer unread as the forward path asks for a client's call
  *   engine     the EVM engine (RpcEngine.handle of the request text: envelope, guards, codecs, deadline,
  *              the forward path, the answer text)
  *
@@ -62,8 +64,9 @@ runBenchmark(async (started) => {
           },
         );
       }),
-    client: () => client.call('eth_getBalance', [address(), 'latest'], 10_000),
-    pool: () => pool.request({ method: 'eth_getBalance', params: [address(), 'latest'], needs: {}, idempotent: true, cache: LATEST, signal: new AbortController().signal }),
+    client: () => client.call('eth_getBalance', [address(), 'latest'], 10_000, { unread: true }),
+    // Unread, as the forward path asks for a client's call that no hook reads.
+    pool: () => pool.request({ method: 'eth_getBalance', params: [address(), 'latest'], needs: {}, idempotent: true, cache: LATEST, unread: true }),
     engine: async () => {
       const reply = await engine.handle(request(), { transport: 'jsonrpc', remote: '127.0.0.1:1', bytes: 80 });
       if (!reply.body.includes('"result"')) throw new Error(reply.body);
