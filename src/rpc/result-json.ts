@@ -45,11 +45,16 @@ export class UnreadJson {
     return new UnreadJson(text, undefined, text.length);
   }
 
-  /** `pieces` must be the result's own (no larger buffer behind them that keeping them would hold). */
+  /** A piece that is a small part of a larger buffer (a socket's read) is copied out: keeping it must not hold the rest. */
   static ofBytes(pieces: readonly Buffer[]): UnreadJson {
     let size = 0;
     for (const piece of pieces) size += piece.length;
-    return new UnreadJson(undefined, pieces, size);
+    return new UnreadJson(undefined, pieces.map(own), size);
+  }
+
+  /** A result read whole into one buffer: text when small, else those bytes. */
+  static ofWire(bytes: Buffer): UnreadJson {
+    return bytes.length < LARGE_RESULT ? UnreadJson.ofText(bytes.toString('utf8')) : UnreadJson.ofBytes([bytes]);
   }
 
   /** The wire text (decoded once from the bytes of a large result). */
@@ -63,6 +68,16 @@ export class UnreadJson {
     this.parsed ??= attachRawJson(JSON.parse(this.text) as Json, this.text);
     return this.parsed;
   }
+}
+
+/** From this size an unread result is kept as bytes, never decoded to text. */
+export const LARGE_RESULT = 8 * 1024;
+
+function own(piece: Buffer): Buffer {
+  if (piece.buffer.byteLength <= 2 * piece.length) return piece;
+  const copy = Buffer.allocUnsafeSlow(piece.length);
+  piece.copy(copy);
+  return copy;
 }
 
 /** A result as a backend hands it on: a value, or an upstream's wire text not yet read. */

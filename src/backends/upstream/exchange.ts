@@ -11,7 +11,7 @@ import type { Dispatcher } from 'undici';
 import type { Json } from '../../rpc/json';
 import { DeadlineClock, type Expiring } from '../../rpc/deadline-clock';
 import type { ReadWaiters } from './read-waiters';
-import { attachRawJson, UnreadJson, type WireResult } from '../../rpc/result-json';
+import { attachRawJson, LARGE_RESULT, UnreadJson, type WireResult } from '../../rpc/result-json';
 import { UpstreamAnswerError, UpstreamFailure } from './upstream-errors';
 
 export interface CallResult {
@@ -172,8 +172,6 @@ export function failureOf(err: Error & { code?: string }, answering: boolean): U
 const PREFIX = '{"jsonrpc":"2.0","id":';
 const RESULT = ',"result":';
 
-/** From this size an unread answer's result is kept as bytes, never decoded to text (UnreadJson). */
-const LARGE_ANSWER = 8 * 1024;
 
 /**
  * Where the result begins in an answer written as CometBFT, go-ethereum and anvil write one
@@ -204,22 +202,14 @@ function resultEnd(code: (i: number) => number, length: number): number {
 function unreadPieces(chunks: readonly Buffer[]): UnreadJson | undefined {
   let size = 0;
   for (const chunk of chunks) size += chunk.length;
-  if (size < LARGE_ANSWER) return undefined;
+  if (size < LARGE_RESULT) return undefined;
   const first = chunks[0];
   const last = chunks[chunks.length - 1];
   const start = resultStart((i) => first[i], first.length);
   const end = resultEnd((i) => last[i], last.length);
   if (start < 0 || end < 0 || (chunks.length === 1 && end < start)) return undefined;
   const pieces = chunks.length === 1 ? [first.subarray(start, end)] : [first.subarray(start), ...chunks.slice(1, -1), last.subarray(0, end)];
-  return UnreadJson.ofBytes(pieces.filter((piece) => piece.length > 0).map(own));
-}
-
-/** A piece that is a small part of a socket's read buffer is copied out: keeping it must not hold the rest. */
-function own(piece: Buffer): Buffer {
-  if (piece.buffer.byteLength <= 2 * piece.length) return piece;
-  const copy = Buffer.allocUnsafeSlow(piece.length);
-  piece.copy(copy);
-  return copy;
+  return UnreadJson.ofBytes(pieces.filter((piece) => piece.length > 0));
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The Redis tier of the response cache, shared by gateway replicas: immutable answers kept as their
- * wire text for `redis_ttl`, on one connection that both pools of a gateway use. Redis never fails nor
+ * wire bytes for `redis_ttl`, on one connection that both pools of a gateway use. Redis never fails nor
  * holds up a client request: a command waits at most `redis_timeout`, a failed one is a miss, writes are
  * never awaited, and after a failure Redis is left alone (every lookup a miss at once) until a ping, once
  * a second, or a new connection succeeds. An outage is logged once when it starts and once when it ends.
@@ -8,9 +8,8 @@
 import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import type { GatewayOwnConfig } from '../../config/config.types';
-import type { Json } from '../../rpc/json';
 import type { CallResult } from './exchange';
-import { attachRawJson, resultJson, type WireResult } from '../../rpc/result-json';
+import { resultJson, unreadBytes, UnreadJson, type WireResult } from '../../rpc/result-json';
 import { redactUrl } from './redact-url';
 
 export type CacheConfig = GatewayOwnConfig['cache'];
@@ -49,21 +48,25 @@ export class RedisCache {
     return this.state === 'up';
   }
 
-  /** The answer kept under `key`; null when there is none; undefined when Redis did not answer. */
+  /**
+   * The answer kept under `key`, unread as an upstream's answer is (a large one stays the bytes Redis
+   * sent, never decoded); null when there is none; undefined when Redis did not answer.
+   */
   async get(key: string): Promise<CallResult | null | undefined> {
-    const found = await this.command(() => this.redis.get(this.config.redis_key_prefix + key));
+    const found = await this.command(() => this.redis.getBuffer(this.config.redis_key_prefix + key));
     if (found === undefined) return undefined;
-    const result = found.value === null ? undefined : parse(found.value);
-    if (found.value === null || result === undefined) return null;
-    return { result: attachRawJson(result, found.value), bytes: found.value.length };
+    if (found.value === null || found.value.length === 0) return null;
+    const result = UnreadJson.ofWire(found.value);
+    return { result, bytes: result.size };
   }
 
-  /** Writes `result` under `key`; whether Redis took it (no caller waits for this). */
+  /** Writes `result` under `key` (a large unread one as its bytes); whether Redis took it (no caller waits for this). */
   async set(key: string, result: WireResult): Promise<boolean> {
-    const text = resultJson(result);
+    const bytes = unreadBytes(result);
+    const value = bytes === undefined ? resultJson(result) : Buffer.concat(bytes);
     const fullKey = this.config.redis_key_prefix + key;
     const ttl = this.config.redis_ttl;
-    const done = await this.command(() => (ttl > 0 ? this.redis.set(fullKey, text, 'PX', ttl) : this.redis.set(fullKey, text)));
+    const done = await this.command(() => (ttl > 0 ? this.redis.set(fullKey, value, 'PX', ttl) : this.redis.set(fullKey, value)));
     return done !== undefined;
   }
 
@@ -146,14 +149,5 @@ export class RedisCacheTier {
 
   stats(): RedisTierStats {
     return { up: this.redis.up, outages: this.redis.outages, errors: this.errors, writes: this.writes };
-  }
-}
-
-/** undefined for text that is not JSON (a foreign value under the key): a miss, not an error. */
-function parse(text: string): Json | undefined {
-  try {
-    return JSON.parse(text) as Json;
-  } catch {
-    return undefined;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The response cache's two tiers over a real Redis (127.0.0.1:6379): pools of the EVM backend in front of
- * small in-process EVM nodes, sharing immutable answers through Redis as their wire text; latest answers
+ * small in-process EVM nodes, sharing immutable answers through Redis as their wire bytes; latest answers
  * kept in memory only; entries under the pool's chain and expiring; Redis unreachable, hanging or
  * coming back never failing a request.
  */
@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { EVM_PROTOCOL } from '../../../src/backends/upstream/evm-protocol';
-import { rawJsonOf } from '../../../src/rpc/result-json';
+import { rawJsonOf, readResult, unreadBytes, UnreadJson } from '../../../src/rpc/result-json';
+import { cacheRuleOf } from '../../../src/rpc/method';
 import { RedisCache } from '../../../src/backends/upstream/redis-cache';
 import { UPSTREAM_DEFAULTS } from '../../../src/config/upstream-config';
 import { UpstreamPool } from '../../../src/backends/upstream/upstream-pool';
@@ -24,6 +25,9 @@ const REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** A block as the node writes it: spacing that JSON.stringify would not reproduce. */
 const blockText = (n: number) => `{ "number": "0x${n.toString(16)}",  "hash": "0x${n.toString(16).padStart(64, '0')}", "transactions": [] }`;
+/** Block 0x50: an answer of some 30 KB, which is kept and shared as bytes. */
+const LARGE = 0x50;
+const largeBlockText = `{ "number": "0x50", "extraData": "0x${'ab'.repeat(15_000)}", "transactions": [] }`;
 
 interface FakeNode {
   readonly url: string;
@@ -45,7 +49,7 @@ async function fakeNode(chainId: number): Promise<FakeNode> {
         eth_syncing: 'false',
         eth_chainId: `"0x${chainId.toString(16)}"`,
         eth_gasPrice: '"0x3b9aca00"',
-        eth_getBlockByNumber: method === 'eth_getBlockByNumber' ? blockText(Number(params[0])) : '',
+        eth_getBlockByNumber: method !== 'eth_getBlockByNumber' ? '' : Number(params[0]) === LARGE ? largeBlockText : blockText(Number(params[0])),
       };
       res.setHeader('content-type', 'application/json');
       res.end(`{"jsonrpc":"2.0","id":${id},"result":${results[method]}}`);
@@ -104,7 +108,7 @@ describe('response cache with Redis', () => {
     const pool = new UpstreamPool([{ name: 'a', url: target.url, weight: 1 }], settings, { maxBytes: 1 << 20, redis: connection }, EVM_PROTOCOL, 'EVM');
     pools.push(pool);
     await pool.checkHealth();
-    return { backend: upstreamEvmInvoker(pool), stats: () => pool.stats().cache };
+    return { pool, backend: upstreamEvmInvoker(pool), stats: () => pool.stats().cache };
   }
 
   beforeEach(async () => {
@@ -145,6 +149,30 @@ describe('response cache with Redis', () => {
     expect(b.stats().tiers).toEqual({ memory: { hits: 1, misses: 1 }, redis: { hits: 1, misses: 0 } });
     expect(b.stats()).toMatchObject({ hits: 2, misses: 0 });
     expect(a.stats()).toMatchObject({ hits: 0, misses: 1, tiers: { memory: { hits: 0, misses: 1 }, redis: { hits: 0, misses: 1 } } });
+  });
+
+  it('shares a large answer as its bytes: written to Redis as the node sent them, handed on unread from there', async () => {
+    const a = await startPool(node);
+    const b = await startPool(node);
+    await until(() => a.stats().redis?.up === true && b.stats().redis?.up === true);
+    const args = { block: { kind: 'number', number: BigInt(LARGE) }, fullTransactions: false } as const;
+    // As the forward path asks for a client's call that no hook reads.
+    const read = (pool: UpstreamPool) =>
+      pool.request({ method: 'eth_getBlockByNumber', params: ['0x50', false], needs: { height: BigInt(LARGE) }, idempotent: true, cache: cacheRuleOf(eth_getBlockByNumber, args), unread: true });
+    const bytesOf = (result: unknown) => {
+      expect(result).toBeInstanceOf(UnreadJson);
+      return Buffer.concat(unreadBytes(result)!);
+    };
+
+    expect(bytesOf(await read(a.pool)).toString()).toBe(largeBlockText);
+    await until(() => a.stats().redis?.writes === 1);
+    expect(await redis.getBuffer(`${prefix}evm:9001:eth_getBlockByNumber["0x50",false]`)).toEqual(Buffer.from(largeBlockText));
+
+    const shared = await read(b.pool);
+    expect(node.calls.get('eth_getBlockByNumber')).toBe(1);
+    expect(b.stats().tiers.redis).toEqual({ hits: 1, misses: 0 });
+    expect(bytesOf(shared).toString()).toBe(largeBlockText);
+    expect(readResult(shared)).toEqual(JSON.parse(largeBlockText));
   });
 
   it('keys answers by pool and chain, so another chain sharing the Redis never sees them', async () => {
