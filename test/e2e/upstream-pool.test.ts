@@ -230,8 +230,14 @@ class HeightRecorder {
         } catch {
           // Not JSON-RPC: passed on unrecorded.
         }
-        const answer = await fetch(this.target + req.url, { method: req.method, headers: { 'Content-Type': 'application/json' }, body: req.method === 'POST' ? body : undefined });
-        res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
+        try {
+          const answer = await fetch(this.target + req.url, { method: req.method, headers: { 'Content-Type': 'application/json' }, body: req.method === 'POST' ? body : undefined });
+          res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
+        } catch {
+          // The follower's connection lost (a keep-alive connection it closed as it was reused): a
+          // gateway sees an upstream failure, as from a node behind a proxy, and asks another.
+          res.writeHead(502).end();
+        }
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));

@@ -12,7 +12,13 @@ import { UnreadJson } from '../../../src/rpc/result-json';
 
 Logger.overrideLogger(false);
 
-const WIRE = [Buffer.from('{"a": "caf'), Buffer.from('\u00e9", "b": [1, 2]}')];
+/** Buffers of their own (not slices of Node's shared pool, which UnreadJson would copy out). */
+const own = (text: string) => {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+};
+const WIRE = [own('{"a": "caf'), own('\u00e9", "b": [1, 2]}')];
 
 const ran: string[] = [];
 const registry = new MethodRegistry();
