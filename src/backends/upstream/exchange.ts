@@ -172,7 +172,6 @@ export function failureOf(err: Error & { code?: string }, answering: boolean): U
 const PREFIX = '{"jsonrpc":"2.0","id":';
 const RESULT = ',"result":';
 
-
 /**
  * Where the result begins in an answer written as CometBFT, go-ethereum and anvil write one
  * (`{"jsonrpc":"2.0","id":<n>,"result":<value>}`), read through `code` (a text's or a buffer's); -1 for
