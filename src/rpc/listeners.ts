@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import type { TlsFiles } from '../config/tls-files';
 import { limitConnections } from './http/connection-limit';
 import { bindError, closeServer, listen } from './http/listen';
+import { oneRequestAtATime } from './http/one-request-at-a-time';
 import { budgetPartialHeaders } from './http/partial-headers';
 import type { RpcInterface } from './registration';
 import { UnfinishedBytes } from './unfinished-bytes';
@@ -73,7 +74,7 @@ export class Listeners {
   async start(): Promise<void> {
     await this.gateways.connect();
     for (const listener of this.listeners) {
-      const handle = (req: IncomingMessage, res: ServerResponse) => listener.handle(req, res);
+      const handle = oneRequestAtATime((req: IncomingMessage, res: ServerResponse) => listener.handle(req, res));
       const server: Server = listener.tls ? createTlsServer({ ...serverOptions(listener), ...listener.tls }, handle) : createServer(serverOptions(listener), handle);
       if (listener.timeouts?.keepAlive !== undefined) server.keepAliveTimeout = listener.timeouts.keepAlive;
       if (listener.timeouts?.request !== undefined) server.requestTimeout = listener.timeouts.request;

@@ -6,6 +6,7 @@
  * embedded devnet): a large answer by URI, JSON-RPC and batch.
  */
 import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
 import WebSocket from 'ws';
 import { UpstreamPools } from '../../src/backends/upstream/upstream.module';
 import { evmRpcFlags } from '../support/backends';
@@ -15,6 +16,14 @@ import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream'
 const HASH = `0x${'ab'.repeat(32)}`;
 /** A block of about 200 KB, in many reads, with characters of two and three UTF-8 bytes in it. */
 const LARGE_BLOCK = `{"number":"0x6","extraData":"caf\u00e9 — é€",\n "transactions": [${Array.from({ length: 1500 }, (_, i) => `{"hash":"0x${i.toString(16).padStart(64, '0')}","input":"€é0x${'00'.repeat(20)}"}`).join(', ')}]}`;
+
+async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 /** Results written as no JSON serialiser writes them: spaces, a unicode escape, an exponent. */
 const RESULTS: Record<string, string> = {
@@ -34,6 +43,8 @@ describe('an upstream answer passed through unread', () => {
   let url: string;
   /** What the node answers net_version (the chain id in decimal, as Evmos writes it). */
   let netVersion = '"9001"';
+  /** Calls the node received, by method. */
+  const calls = new Map<string, number>();
 
   const request = (method: string, params: unknown[], encoding?: string) =>
     fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(encoding ? { 'accept-encoding': encoding } : {}) }, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }) });
@@ -50,6 +61,7 @@ describe('an upstream answer passed through unread', () => {
         } catch {
           return res.writeHead(400).end();
         }
+        calls.set(call.method, (calls.get(call.method) ?? 0) + 1);
         const result = call.method === 'net_version' ? netVersion : RESULTS[call.method];
         const body = result === undefined ? `{"jsonrpc":"2.0","id":${call.id},"error":{"code":-32601,"message":"the method ${call.method} does not exist/is not available"}}` : `{"jsonrpc":"2.0","id":${call.id},"result":${result}}`;
         res.writeHead(200, { 'content-type': 'application/json' }).end(body);
@@ -121,6 +133,43 @@ describe('an upstream answer passed through unread', () => {
     expect(frames.map((f) => f.binary)).toEqual([false, false]);
     expect(frames[0].data.equals(Buffer.from(`{"jsonrpc":"2.0","id":12,"result":${LARGE_BLOCK}}`))).toBe(true);
     expect(frames[1].data.equals(Buffer.from(`[{"jsonrpc":"2.0","id":13,"result":${LARGE_BLOCK}}]`))).toBe(true);
+  });
+
+  it('holds back a client that pipelines reads of large answers and never reads them, then answers every one', async () => {
+    const count = 300;
+    const before = calls.get('eth_getBlockByHash') ?? 0;
+    const { hostname, port } = new URL(url);
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.pause();
+    let requests = '';
+    for (let i = 0; i < count; i++) {
+      // Each its own block hash: no two are one read, none is answered from the cache.
+      const body = JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getBlockByHash', params: [`0x${'e'.repeat(8)}${i.toString(16).padStart(56, '0')}`, true] });
+      requests += `POST / HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\nAccept-Encoding: identity\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    }
+    socket.write(requests);
+    await new Promise((r) => setTimeout(r, 1_500));
+    // The gateway stopped reading the connection once its answers were not read: most requests never reached the node.
+    const asked = (calls.get('eth_getBlockByHash') ?? 0) - before;
+    expect(asked).toBeGreaterThan(0);
+    expect(asked).toBeLessThan(count / 2);
+    // Another client is served meanwhile.
+    expect(await post('eth_getBalance', [`0x${'03'.repeat(20)}`, 'latest'])).toBe(`{"jsonrpc":"2.0","id":7,"result":${RESULTS.eth_getBalance}}\n`);
+    // Read at last, every answer arrives whole, in order.
+    const expected = Buffer.from(`{"jsonrpc":"2.0","id":${count - 1},"result":${LARGE_BLOCK}}\n`);
+    let received = 0;
+    let tail = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      tail = Buffer.concat([tail, chunk]).subarray(-expected.length);
+    });
+    socket.resume();
+    const answerBytes = Buffer.byteLength(`{"jsonrpc":"2.0","id":0,"result":${LARGE_BLOCK}}\n`);
+    await until(() => tail.equals(expected), 'the last answer');
+    socket.destroy();
+    expect(received).toBeGreaterThan(count * answerBytes);
+    expect((calls.get('eth_getBlockByHash') ?? 0) - before).toBe(count);
   });
 
   it('answers a method whose definition reads the answer (a receipt shows its block) with the same bytes', async () => {
