@@ -11,26 +11,57 @@ import type { Codec } from '../../src/rpc/codec';
 /** One input must be handled in this long; a longer run is a hang (or a quadratic blow-up). */
 export const PER_RUN_MS = 1000;
 
-/** Runs `fn`, failing when it took longer than PER_RUN_MS. */
-export function timed<T>(fn: () => T): T {
+interface TimedRun<T> {
+  /** What `fn` gave: its value, or its error thrown again. */
+  readonly outcome: () => T;
+  readonly took: number;
+}
+
+function timedRun<T>(fn: () => T): TimedRun<T> {
   const start = performance.now();
+  let outcome: () => T;
   try {
-    return fn();
-  } finally {
-    const took = performance.now() - start;
-    if (took > PER_RUN_MS) throw new Error(`took ${took.toFixed(0)} ms`);
+    const value = fn();
+    outcome = () => value;
+  } catch (err) {
+    outcome = () => {
+      throw err;
+    };
   }
+  return { outcome, took: performance.now() - start };
+}
+
+async function timedRunAsync<T>(fn: () => Promise<T>): Promise<TimedRun<T>> {
+  const start = performance.now();
+  let outcome: () => T;
+  try {
+    const value = await fn();
+    outcome = () => value;
+  } catch (err) {
+    outcome = () => {
+      throw err;
+    };
+  }
+  return { outcome, took: performance.now() - start };
+}
+
+/**
+ * Runs `fn`, failing when it took longer than PER_RUN_MS twice in a row: a hang or a blow-up is slow
+ * every time, a shared machine that paused the process for a moment is not (a slow run is run again).
+ */
+export function timed<T>(fn: () => T): T {
+  let run = timedRun(fn);
+  if (run.took > PER_RUN_MS) run = timedRun(fn);
+  if (run.took > PER_RUN_MS) throw new Error(`took ${run.took.toFixed(0)} ms, twice`);
+  return run.outcome();
 }
 
 /** Async form of `timed`. */
 export async function timedAsync<T>(fn: () => Promise<T>): Promise<T> {
-  const start = performance.now();
-  try {
-    return await fn();
-  } finally {
-    const took = performance.now() - start;
-    if (took > PER_RUN_MS) throw new Error(`took ${took.toFixed(0)} ms`);
-  }
+  let run = await timedRunAsync(fn);
+  if (run.took > PER_RUN_MS) run = await timedRunAsync(fn);
+  if (run.took > PER_RUN_MS) throw new Error(`took ${run.took.toFixed(0)} ms, twice`);
+  return run.outcome();
 }
 
 /** Calls `fn`; returns what it threw (undefined when it returned), failing on anything but `typed`. */
