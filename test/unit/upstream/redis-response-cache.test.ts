@@ -152,8 +152,9 @@ describe('response cache with Redis', () => {
   });
 
   it('shares a large answer as its bytes: written to Redis as the node sent them, handed on unread from there', async () => {
-    const a = await startPool(node);
-    const b = await startPool(node);
+    // A lookup slower than redis_timeout is a miss: a machine that pauses for longer must not make one.
+    const a = await startPool(node, connect({ redis_timeout: 10_000 }));
+    const b = await startPool(node, connect({ redis_timeout: 10_000 }));
     await until(() => a.stats().redis?.up === true && b.stats().redis?.up === true);
     const args = { block: { kind: 'number', number: BigInt(LARGE) }, fullTransactions: false } as const;
     // As the forward path asks for a client's call that no hook reads.
