@@ -24,13 +24,17 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe.each(Object.keys(TARGETS) as Target[])('jazzer target %s', (target) => {
   it(`runs ${RUNS} inputs from its seeds with nothing found`, async () => {
-    const result = await runJazzer(target, { runs: RUNS, seconds: SECONDS, corpus: join(work, target, 'corpus'), findings: join(work, target, 'findings') });
-    if (result.code !== 0 || result.findings.length > 0) {
-      throw new Error(`exit ${result.code}, found ${result.findings.join(', ') || 'nothing'}:\n${result.output.slice(-4000)}`);
+    const run = () => runJazzer(target, { runs: RUNS, seconds: SECONDS, corpus: join(work, target, 'corpus'), findings: join(work, target, 'findings') });
+    let result = await run();
+    // Exit 0 without libFuzzer's statistics: jazzer's start-up ended before libFuzzer ran (seen once in a
+    // full run, 0 inputs, never alone). Run once more; a target that keeps the fuzzer from running does so
+    // every time.
+    if (result.code === 0 && !result.finished) result = await run();
+    const ok = result.code === 0 && result.findings.length === 0 && result.runs >= RUNS && result.final.ft > result.initial.ft;
+    if (!ok) {
+      throw new Error(`exit ${result.code}, ${result.runs} runs, ft ${result.initial.ft} -> ${result.final.ft}, found ${result.findings.join(', ') || 'nothing'}:\n${result.output.slice(-4000)}`);
     }
-    expect(result.runs).toBeGreaterThanOrEqual(RUNS);
-    expect(result.final.ft).toBeGreaterThan(result.initial.ft);
-  }, 120_000);
+  }, 2 * SECONDS * 1000 + 30_000);
 });
 
 describe('the runtime\'s fallback to trixie\'s index', () => {

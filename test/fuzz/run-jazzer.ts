@@ -165,6 +165,8 @@ export interface RunResult {
   readonly code: number | null;
   /** Inputs executed. */
   readonly runs: number;
+  /** Whether libFuzzer ran and printed its final statistics (on a finding, at `-runs`, at `-max_total_time`). */
+  readonly finished: boolean;
   /** Coverage (edges) and features after the seeds were loaded, and at the end. */
   readonly initial: { readonly cov: number; readonly ft: number };
   readonly final: { readonly cov: number; readonly ft: number };
@@ -210,10 +212,12 @@ export async function runJazzer(target: Target, options: RunOptions): Promise<Ru
   if (partial) options.onLine?.(partial);
   const stats = [...output.matchAll(/^#\d+\s+\w+\s+cov: (\d+) ft: (\d+)/gm)].map((m) => ({ cov: Number(m[1]), ft: Number(m[2]) }));
   const none = { cov: 0, ft: 0 };
+  const executed = /stat::number_of_executed_units: (\d+)/.exec(output);
   return {
     target,
     code,
-    runs: Number(/stat::number_of_executed_units: (\d+)/.exec(output)?.[1] ?? 0),
+    runs: Number(executed?.[1] ?? 0),
+    finished: executed !== null,
     initial: stats[0] ?? none,
     final: stats.at(-1) ?? none,
     seconds: (performance.now() - started) / 1000,
