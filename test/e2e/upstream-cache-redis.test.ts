@@ -34,6 +34,8 @@ describe('two replicas sharing one Redis', () => {
         flags: {
           'cache.redis_url': REDIS_URL,
           'cache.redis_key_prefix': prefix,
+          // A lookup slower than redis_timeout is a miss: a machine that pauses for longer must not make one.
+          'cache.redis_timeout': '10s',
           'instrumentation.prometheus': 'true',
           'instrumentation.prometheus_listen_addr': '127.0.0.1:0',
         },
