@@ -7,13 +7,22 @@
  *           the answer parsed and written again under the client's id (no validation, no routing, no
  *           cache, no limits)
  *
- * Usage: node bench/bare-proxy.js <port> <upstream origin> [bytes|parse]; listens on 127.0.0.1.
- * Started by the benchmarks through bench/lib.js startBareProxy.
+ * Usage: node bench/bare-proxy.js <port> <upstream origin> [bytes|parse] [<µs>@before|<µs>@after];
+ * listens on 127.0.0.1. The last argument adds that much CPU work (a busy loop) to every call, before
+ * or after the request is written upstream (bench/post-write-work.js). Started by the benchmarks through
+ * bench/lib.js startBareProxy.
  */
 const http = require('node:http');
 const { Pool } = require('undici');
 
-const [port, upstream, mode = 'bytes'] = process.argv.slice(2);
+const [port, upstream, mode = 'bytes', busy = '0@after'] = process.argv.slice(2);
+const [busyMicros, busyWhen] = [Number(busy.split('@')[0]), busy.split('@')[1]];
+if (!(busyMicros >= 0) || (busyWhen !== 'before' && busyWhen !== 'after')) throw new Error(`busy ${busy}: expected <µs>@before or <µs>@after`);
+/** Spends `busyMicros` of CPU. */
+function work() {
+  const until = performance.now() + busyMicros / 1000;
+  while (performance.now() < until);
+}
 const pool = new Pool(upstream, { connections: 128 });
 const headers = { 'content-type': 'application/json' };
 let nextId = 1;
@@ -49,6 +58,7 @@ http
       const { out, back } = exchange;
       const answer = [];
       let status = 502;
+      if (busyMicros > 0 && busyWhen === 'before') work();
       pool.dispatch(
         { path: req.url, method: req.method, headers, body: out },
         {
@@ -74,6 +84,7 @@ http
           },
         },
       );
+      if (busyMicros > 0 && busyWhen === 'after') work();
     });
   })
   .listen(Number(port), '127.0.0.1');

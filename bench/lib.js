@@ -285,11 +285,14 @@ async function startUpstreamGateway(devnetUrl, anvilUrl, batchMaxSize, nodeArgs 
 /** Resolves once `url` answers a POST at all (any status). */
 const answersPost = (url) => async () => (await fetch(`${url}/`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status > 0;
 
-/** bench/bare-proxy.js in front of `target` (http://host:port); `mode`: bytes (copied through) or parse. */
-async function startBareProxy(target, mode = 'bytes') {
+/**
+ * bench/bare-proxy.js in front of `target` (http://host:port); `mode`: bytes (copied through) or parse;
+ * `busy`: CPU work added to every call, `<µs>@before` or `<µs>@after` the upstream write.
+ */
+async function startBareProxy(target, mode = 'bytes', busy = '0@after') {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = await spawnReady(process.execPath, [join(__dirname, 'bare-proxy.js'), String(port), target, mode], answersPost(url), { timeoutMs: 10_000 });
+  const child = await spawnReady(process.execPath, [join(__dirname, 'bare-proxy.js'), String(port), target, mode, busy], answersPost(url), { timeoutMs: 10_000 });
   return { url, pid: child.pid, stop: () => stopChild(child) };
 }
 
@@ -368,6 +371,27 @@ function sequentialClient(url) {
 }
 
 /** The q-quantile (0..1) of `sorted` (ascending). */
+/**
+ * One request at a time on every route, `count` turns: in each turn every route gets the next body
+ * (`next()`), the routes' order rotating so that none always follows the same one (a busy moment of a
+ * shared machine lands on all of them). `routes`: {via: {pid}}, `clients`: {via: sequentialClient}.
+ * Returns each route's latencies (µs) and each serving process's CPU time over the turns (µs), by pid.
+ */
+async function takeTurns(routes, clients, next, count) {
+  const vias = Object.keys(routes);
+  const pids = [...new Set(vias.map((via) => routes[via].pid))];
+  const before = new Map(pids.map((pid) => [pid, cpuMicros(pid)]));
+  const latencies = Object.fromEntries(vias.map((via) => [via, new Float64Array(count)]));
+  for (let i = 0; i < count; i++) {
+    for (let k = 0; k < vias.length; k++) {
+      const via = vias[(i + k) % vias.length];
+      latencies[via][i] = await clients[via].post(next());
+    }
+  }
+  const cpu = new Map(pids.map((pid) => [pid, cpuMicros(pid) - before.get(pid)]));
+  return { latencies, cpu };
+}
+
 function quantile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
@@ -454,6 +478,7 @@ module.exports = {
   startConstantServer,
   checkRoutes,
   sequentialClient,
+  takeTurns,
   quantile,
   table,
 };

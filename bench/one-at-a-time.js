@@ -28,7 +28,7 @@
  * BENCH_GATEWAY_NODE_ARGS (extra node flags for the gateway, space-separated, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof`: a profile of the gateway written when it stops).
  */
-const { cpuMicros, load, loadAverage, rpcBody, requireNginx, runBenchmark, printResults, startNginx, startUpstreams, startUpstreamGateway, startBareProxy, checkRoutes, sequentialClient, quantile } = require('./lib');
+const { load, loadAverage, rpcBody, requireNginx, runBenchmark, printResults, startNginx, startUpstreams, startUpstreamGateway, startBareProxy, checkRoutes, sequentialClient, takeTurns, quantile } = require('./lib');
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 500);
@@ -38,26 +38,7 @@ const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ')
 const VIA = { direct: 'direct', nginx: 'nginx', bare: 'bare Node.js proxy', parse: 'parsing Node.js proxy', gateway: 'gateway (defaults)' };
 
 let seq = 0;
-
-/**
- * `count` requests on each route, turn by turn; returns each route's latencies (µs) and each
- * serving process's CPU time over them (µs).
- */
-async function run(c, clients, count) {
-  const routes = Object.keys(c.routes);
-  const pids = [...new Set(routes.map((via) => c.routes[via].pid))];
-  const before = new Map(pids.map((pid) => [pid, cpuMicros(pid)]));
-  const latencies = Object.fromEntries(routes.map((via) => [via, new Float64Array(count)]));
-  for (let i = 0; i < count; i++) {
-    // The order of the turn rotates: no route always follows the same one.
-    for (let k = 0; k < routes.length; k++) {
-      const via = routes[(i + k) % routes.length];
-      latencies[via][i] = await clients[via].post(c.bodyAt(seq++));
-    }
-  }
-  const cpu = new Map(pids.map((pid) => [pid, cpuMicros(pid) - before.get(pid)]));
-  return { latencies, cpu };
-}
+const run = (c, clients, count) => takeTurns(c.routes, clients, () => c.bodyAt(seq++), count);
 
 runBenchmark(async (started) => {
   const nginx = requireNginx();
