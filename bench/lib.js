@@ -84,9 +84,14 @@ async function startGateway(flags = [], files = {}, nodeArgs = []) {
 
 /** CPU time (user+system, µs) a process has used, from /proc. */
 function cpuMicros(pid) {
+  const { user, system } = cpuTimes(pid);
+  return user + system;
+}
+
+/** A process's CPU time (µs) in user space and in the kernel, from /proc. */
+function cpuTimes(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1e6) / 100;
+  return { user: (Number(fields[11]) * 1e6) / 100, system: (Number(fields[12]) * 1e6) / 100 };
 }
 
 /** Numbers the requests of `bodyAt` runs. */
@@ -375,12 +380,13 @@ function sequentialClient(url) {
  * One request at a time on every route, `count` turns: in each turn every route gets the next body
  * (`next()`), the routes' order rotating so that none always follows the same one (a busy moment of a
  * shared machine lands on all of them). `routes`: {via: {pid}}, `clients`: {via: sequentialClient}.
- * Returns each route's latencies (µs) and each serving process's CPU time over the turns (µs), by pid.
+ * Returns each route's latencies (µs) and each serving process's CPU time over the turns (µs), by pid:
+ * `cpu` in all, `system` in the kernel.
  */
 async function takeTurns(routes, clients, next, count) {
   const vias = Object.keys(routes);
   const pids = [...new Set(vias.map((via) => routes[via].pid))];
-  const before = new Map(pids.map((pid) => [pid, cpuMicros(pid)]));
+  const before = new Map(pids.map((pid) => [pid, cpuTimes(pid)]));
   const latencies = Object.fromEntries(vias.map((via) => [via, new Float64Array(count)]));
   for (let i = 0; i < count; i++) {
     for (let k = 0; k < vias.length; k++) {
@@ -388,8 +394,10 @@ async function takeTurns(routes, clients, next, count) {
       latencies[via][i] = await clients[via].post(next());
     }
   }
-  const cpu = new Map(pids.map((pid) => [pid, cpuMicros(pid) - before.get(pid)]));
-  return { latencies, cpu };
+  const after = new Map(pids.map((pid) => [pid, cpuTimes(pid)]));
+  const cpu = new Map(pids.map((pid) => [pid, after.get(pid).user + after.get(pid).system - before.get(pid).user - before.get(pid).system]));
+  const system = new Map(pids.map((pid) => [pid, after.get(pid).system - before.get(pid).system]));
+  return { latencies, cpu, system };
 }
 
 function quantile(sorted, q) {

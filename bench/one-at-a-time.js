@@ -14,7 +14,8 @@
  * (bench/bare-proxy.js parse: the floor of a proxy that reads JSON-RPC at all); the gateway in upstream
  * mode with its defaults (batching off). Prints p50/p90/p99 in µs, what each route adds over direct at
  * p50 and p90, the CPU time per request of the process serving the route (nginx's worker, the proxies,
- * the gateway; for `direct`, the upstream's over the requests of every route), and the ratios of what
+ * the gateway; for `direct`, the upstream's over the requests of every route) and how much of it was in
+ * the kernel (system time: the socket calls), and the ratios of what
  * the gateway and the parsing proxy add to what the bare proxy adds at p50 (target ≤ 1.15).
  *
  * Warm-up: every route first serves WARMUP_SECONDS of load at 16 connections, so that each process
@@ -74,7 +75,7 @@ runBenchmark(async (started) => {
     try {
       for (const url of Object.values(urls)) await load({ url: `${url}/`, bodyAt: (n) => c.bodyAt(n + 1e9), connections: 16, duration: WARMUP_SECONDS });
       await run(c, clients, WARMUP);
-      const { latencies, cpu } = await run(c, clients, REQUESTS);
+      const { latencies, cpu, system } = await run(c, clients, REQUESTS);
       const q = {};
       for (const [via, l] of Object.entries(latencies)) {
         const sorted = l.sort();
@@ -82,7 +83,9 @@ runBenchmark(async (started) => {
       }
       const routes = Object.keys(c.routes);
       for (const via of routes) {
-        const own = via === 'direct' ? cpu.get(c.routes.direct.pid) / (REQUESTS * routes.length) : cpu.get(c.routes[via].pid) / REQUESTS;
+        const requests = via === 'direct' ? REQUESTS * routes.length : REQUESTS;
+        const own = cpu.get(c.routes[via].pid) / requests;
+        const kernel = system.get(c.routes[via].pid) / requests;
         rows.push({
           case: c.name,
           via: VIA[via],
@@ -92,6 +95,7 @@ runBenchmark(async (started) => {
           'added p50 µs': via === 'direct' ? '' : (q[via].p50 - q.direct.p50).toFixed(0),
           'added p90 µs': via === 'direct' ? '' : (q[via].p90 - q.direct.p90).toFixed(0),
           'CPU µs/req': `${own.toFixed(1)}${via === 'direct' ? ' (upstream)' : ''}`,
+          'of which system': kernel.toFixed(1),
         });
       }
       const added = (via, p) => q[via][p] - q.direct[p];
