@@ -375,7 +375,6 @@ function sequentialClient(url) {
   };
 }
 
-/** The q-quantile (0..1) of `sorted` (ascending). */
 /**
  * One request at a time on every route, `count` turns: in each turn every route gets the next body
  * (`next()`), the routes' order rotating so that none always follows the same one (a busy moment of a
@@ -400,6 +399,7 @@ async function takeTurns(routes, clients, next, count) {
   return { latencies, cpu, system };
 }
 
+/** The q-quantile (0..1) of `sorted` (ascending). */
 function quantile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
 }
