@@ -17,32 +17,39 @@ interface TimedRun<T> {
   readonly took: number;
 }
 
+/** The outcome of a run that gave `value`. */
+function replay<T>(value: T): () => T {
+  return () => value;
+}
+
+/** The outcome of a run that threw `err`. */
+function rethrow(err: unknown): () => never {
+  return () => {
+    throw err;
+  };
+}
+
 function timedRun<T>(fn: () => T): TimedRun<T> {
   const start = performance.now();
   let outcome: () => T;
   try {
-    const value = fn();
-    outcome = () => value;
+    outcome = replay(fn());
   } catch (err) {
-    outcome = () => {
-      throw err;
-    };
+    outcome = rethrow(err);
   }
   return { outcome, took: performance.now() - start };
 }
 
 async function timedRunAsync<T>(fn: () => Promise<T>): Promise<TimedRun<T>> {
   const start = performance.now();
-  let outcome: () => T;
-  try {
-    const value = await fn();
-    outcome = () => value;
-  } catch (err) {
-    outcome = () => {
-      throw err;
-    };
-  }
+  const outcome = await fn().then(replay, rethrow);
   return { outcome, took: performance.now() - start };
+}
+
+/** The outcome of the run kept: the second one when the first was slow; failing when it was slow too. */
+function judged<T>(run: TimedRun<T>): T {
+  if (run.took > PER_RUN_MS) throw new Error(`took ${run.took.toFixed(0)} ms, twice`);
+  return run.outcome();
 }
 
 /**
@@ -50,18 +57,14 @@ async function timedRunAsync<T>(fn: () => Promise<T>): Promise<TimedRun<T>> {
  * every time, a shared machine that paused the process for a moment is not (a slow run is run again).
  */
 export function timed<T>(fn: () => T): T {
-  let run = timedRun(fn);
-  if (run.took > PER_RUN_MS) run = timedRun(fn);
-  if (run.took > PER_RUN_MS) throw new Error(`took ${run.took.toFixed(0)} ms, twice`);
-  return run.outcome();
+  const first = timedRun(fn);
+  return judged(first.took > PER_RUN_MS ? timedRun(fn) : first);
 }
 
 /** Async form of `timed`. */
 export async function timedAsync<T>(fn: () => Promise<T>): Promise<T> {
-  let run = await timedRunAsync(fn);
-  if (run.took > PER_RUN_MS) run = await timedRunAsync(fn);
-  if (run.took > PER_RUN_MS) throw new Error(`took ${run.took.toFixed(0)} ms, twice`);
-  return run.outcome();
+  const first = await timedRunAsync(fn);
+  return judged(first.took > PER_RUN_MS ? await timedRunAsync(fn) : first);
 }
 
 /** Calls `fn`; returns what it threw (undefined when it returned), failing on anything but `typed`. */
