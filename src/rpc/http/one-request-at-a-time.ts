@@ -4,7 +4,10 @@ import type { Socket } from 'node:net';
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 const WAITING: unique symbol = Symbol('requests waiting on this connection');
-type Connection = Socket & { [WAITING]?: (readonly [IncomingMessage, ServerResponse])[] };
+type Waiting = (readonly [IncomingMessage, ServerResponse])[];
+/** A request is being served and none waits: no list made for a connection that does not pipeline. */
+const BUSY: Waiting = [];
+type Connection = Socket & { [WAITING]?: Waiting };
 
 /**
  * Serves a connection's requests one at a time, as Go's net/http serves them (CometBFT, go-ethereum).
@@ -23,15 +26,20 @@ export function oneRequestAtATime(handle: Handler): Handler {
   };
   function answered(this: ServerResponse): void {
     const connection = this.req.socket as Connection;
-    const next = connection[WAITING]?.shift();
-    if (next === undefined) connection[WAITING] = undefined;
-    else start(next[0], next[1]);
+    const waiting = connection[WAITING];
+    const next = waiting === BUSY ? undefined : waiting?.shift();
+    if (next === undefined) return void (connection[WAITING] = undefined);
+    if (waiting!.length === 0) connection[WAITING] = BUSY;
+    start(next[0], next[1]);
   }
   return (req, res) => {
     const connection = req.socket as Connection;
     const waiting = connection[WAITING];
-    if (waiting !== undefined) return void waiting.push([req, res]);
-    connection[WAITING] = [];
-    start(req, res);
+    if (waiting === undefined) {
+      connection[WAITING] = BUSY;
+      return start(req, res);
+    }
+    if (waiting === BUSY) connection[WAITING] = [[req, res]];
+    else waiting.push([req, res]);
   };
 }
