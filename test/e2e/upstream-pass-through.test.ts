@@ -12,6 +12,7 @@ import { UpstreamPools } from '../../src/backends/upstream/upstream.module';
 import { evmRpcFlags } from '../support/backends';
 import { call, startTestGateway, type TestGateway } from '../support/gateway';
 import { startUpstreamGateway, type UpstreamGateway } from '../support/upstream';
+import { nginxBinary, startNginx, startTcpRoundRobin, type Balancer } from '../support/balancers';
 
 const HASH = `0x${'ab'.repeat(32)}`;
 /** A block of about 200 KB, in many reads, with characters of two and three UTF-8 bytes in it. */
@@ -135,25 +136,26 @@ describe('an upstream answer passed through unread', () => {
     expect(frames[1].data.equals(Buffer.from(`[{"jsonrpc":"2.0","id":13,"result":${LARGE_BLOCK}}]`))).toBe(true);
   });
 
-  it('holds back a client that pipelines reads of large answers and never reads them, then answers every one', async () => {
+  /**
+   * Writes `count` reads of large answers on one connection to `target` and does not read: how many
+   * reached the node meanwhile; then reads, and checks that every answer arrives whole, in order.
+   * `tag`: 8 hex digits that make its block hashes its own (no read is joined or cached).
+   */
+  async function pipelineUnread(target: string, tag: string): Promise<number> {
     const count = 300;
     const before = calls.get('eth_getBlockByHash') ?? 0;
-    const { hostname, port } = new URL(url);
+    const { hostname, port } = new URL(target);
     const socket = connect(Number(port), hostname);
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.pause();
     let requests = '';
     for (let i = 0; i < count; i++) {
-      // Each its own block hash: no two are one read, none is answered from the cache.
-      const body = JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getBlockByHash', params: [`0x${'e'.repeat(8)}${i.toString(16).padStart(56, '0')}`, true] });
+      const body = JSON.stringify({ jsonrpc: '2.0', id: i, method: 'eth_getBlockByHash', params: [`0x${tag}${i.toString(16).padStart(56, '0')}`, true] });
       requests += `POST / HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\nAccept-Encoding: identity\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
     }
     socket.write(requests);
     await new Promise((r) => setTimeout(r, 1_500));
-    // The gateway stopped reading the connection once its answers were not read: most requests never reached the node.
     const asked = (calls.get('eth_getBlockByHash') ?? 0) - before;
-    expect(asked).toBeGreaterThan(0);
-    expect(asked).toBeLessThan(count / 2);
     // Another client is served meanwhile.
     expect(await post('eth_getBalance', [`0x${'03'.repeat(20)}`, 'latest'])).toBe(`{"jsonrpc":"2.0","id":7,"result":${RESULTS.eth_getBalance}}\n`);
     // Read at last, every answer arrives whole, in order.
@@ -170,6 +172,33 @@ describe('an upstream answer passed through unread', () => {
     socket.destroy();
     expect(received).toBeGreaterThan(count * answerBytes);
     expect((calls.get('eth_getBlockByHash') ?? 0) - before).toBe(count);
+    return asked;
+  }
+
+  it('holds back a client that pipelines reads of large answers and never reads them, then answers every one', async () => {
+    const asked = await pipelineUnread(url, 'e'.repeat(8));
+    // The gateway stopped reading the connection once its answers were not read: most requests never reached the node.
+    expect(asked).toBeGreaterThan(0);
+    expect(asked).toBeLessThan(150);
+  });
+
+  it('holds back such a client behind a balancer too (a TCP round robin; nginx where installed), over two replicas', async () => {
+    const { port } = node.address() as { port: number };
+    const second = await startUpstreamGateway([], { evm: [{ name: 'node', url: `http://127.0.0.1:${port}` }], flags: evmRpcFlags('eth,net') });
+    const balancers: Balancer[] = [];
+    try {
+      const replicas = [url, second.evmHttpUrl!];
+      balancers.push(await startTcpRoundRobin(replicas));
+      const nginx = nginxBinary();
+      if (nginx) balancers.push(await startNginx(nginx, replicas));
+      for (const [i, balancer] of balancers.entries()) {
+        const asked = await pipelineUnread(balancer.url, `f${i}`.padEnd(8, 'f'));
+        expect({ balancer: balancer.kind, held: asked > 0 && asked < 150 }).toEqual({ balancer: balancer.kind, held: true });
+      }
+    } finally {
+      await Promise.all(balancers.map((b) => b.close()));
+      await second.close();
+    }
   });
 
   it('answers a method whose definition reads the answer (a receipt shows its block) with the same bytes', async () => {
