@@ -25,11 +25,13 @@ export function skipWhitespace(text: string, i: number): number {
   return i;
 }
 
+/** Index just past the string opening at `i`, or -1 when the text ends first. */
 function stringEnd(text: string, i: number): number {
-  for (let j = i + 1; j < text.length; j++) {
-    const c = text.charCodeAt(j);
-    if (c === BACKSLASH) j++;
-    else if (c === QUOTE) return j + 1;
+  // Quote to quote with indexOf (native); a quote after an odd run of backslashes is escaped.
+  for (let q = text.indexOf('"', i + 1); q >= 0; q = text.indexOf('"', q + 1)) {
+    let before = q - 1;
+    while (text.charCodeAt(before) === BACKSLASH) before--;
+    if ((q - 1 - before) % 2 === 0) return q + 1;
   }
   return -1;
 }
@@ -75,18 +77,30 @@ export function arrayElements(array: string): string[] {
   return elements;
 }
 
+/**
+ * Whether the key between `start` and `end` (its quotes included) is `key` (lower case) in Go's
+ * case-insensitive match. Escapes only lengthen a key's text, so one of another length is decoded only
+ * when it has a backslash; one of the same length is compared as it is.
+ */
+function keyMatches(object: string, start: number, end: number, key: string): boolean {
+  const length = end - start - 2;
+  if (length < key.length) return false;
+  if (length === key.length) return object.slice(start + 1, end - 1).toLowerCase() === key;
+  const backslash = object.indexOf('\\', start + 1);
+  if (backslash < 0 || backslash >= end) return false;
+  const name = JSON.parse(object.slice(start, end)) as string;
+  return name.length === key.length && name.toLowerCase() === key;
+}
+
 /** The raw text of the last member of a valid JSON object whose key matches (Go: case-insensitively). */
 export function memberText(object: string, key: string): string | undefined {
   let found: string | undefined;
   let i = skipWhitespace(object, 1);
   while (object.charCodeAt(i) === QUOTE) {
-    const keyEnd = valueEnd(object, i);
-    // A key with escapes is decoded; a plain one is its text between the quotes.
-    const raw = object.slice(i + 1, keyEnd - 1);
-    const name = raw.includes('\\') ? (JSON.parse(object.slice(i, keyEnd)) as string) : raw;
+    const keyEnd = stringEnd(object, i);
     const start = skipWhitespace(object, skipWhitespace(object, keyEnd) + 1);
     const end = valueEnd(object, start);
-    if (name.length === key.length && name.toLowerCase() === key) found = object.slice(start, end);
+    if (keyMatches(object, i, keyEnd, key)) found = object.slice(start, end);
     i = skipWhitespace(object, end);
     if (object.charCodeAt(i) === COMMA) i = skipWhitespace(object, i + 1);
   }

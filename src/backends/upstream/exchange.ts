@@ -174,17 +174,18 @@ const RESULT = ',"result":';
 
 /**
  * Where the result begins in an answer written as CometBFT, go-ethereum and anvil write one
- * (`{"jsonrpc":"2.0","id":<n>,"result":<value>}`), read through `code` (a text's or a buffer's); -1 for
- * any other head.
+ * (`{"jsonrpc":"2.0","id":<n>,"result":<value>}`), from the answer's head (`head`, at least the envelope
+ * up to the result); -1 for any other head.
  */
-function resultStart(code: (i: number) => number, length: number): number {
-  for (let k = 0; k < PREFIX.length; k++) if (k >= length || code(k) !== PREFIX.charCodeAt(k)) return -1;
+function resultStart(head: string): number {
+  if (!head.startsWith(PREFIX)) return -1;
   let i = PREFIX.length;
-  while (i < length && code(i) >= 48 && code(i) <= 57) i++;
-  if (i === PREFIX.length) return -1;
-  for (let k = 0; k < RESULT.length; k++) if (i + k >= length || code(i + k) !== RESULT.charCodeAt(k)) return -1;
-  return i + RESULT.length;
+  while (i < head.length && head.charCodeAt(i) >= 48 && head.charCodeAt(i) <= 57) i++;
+  return i > PREFIX.length && head.startsWith(RESULT, i) ? i + RESULT.length : -1;
 }
+
+/** The head of an answer's first chunk that resultStart reads: room for any id the gateway sends. */
+const HEAD_BYTES = PREFIX.length + 20 + RESULT.length;
 
 /** Where the result ends: at the answer's closing brace, trailing whitespace left out; -1 without one. */
 function resultEnd(code: (i: number) => number, length: number): number {
@@ -204,7 +205,7 @@ function unreadPieces(chunks: readonly Buffer[]): UnreadJson | undefined {
   if (size < LARGE_RESULT) return undefined;
   const first = chunks[0];
   const last = chunks[chunks.length - 1];
-  const start = resultStart((i) => first[i], first.length);
+  const start = resultStart(first.toString('latin1', 0, HEAD_BYTES));
   const end = resultEnd((i) => last[i], last.length);
   if (start < 0 || end < 0 || (chunks.length === 1 && end < start)) return undefined;
   const pieces = chunks.length === 1 ? [first.subarray(start, end)] : [first.subarray(start), ...chunks.slice(1, -1), last.subarray(0, end)];
@@ -219,9 +220,8 @@ function unreadPieces(chunks: readonly Buffer[]): UnreadJson | undefined {
  * client as a proxy passes them (HTTP framing has delimited them).
  */
 function resultFast(text: string, unread: boolean): WireResult | undefined {
-  const code = (i: number) => text.charCodeAt(i);
-  const start = resultStart(code, text.length);
-  const end = resultEnd(code, text.length);
+  const start = resultStart(text);
+  const end = resultEnd((i) => text.charCodeAt(i), text.length);
   if (start < 0 || end < start) return undefined;
   const raw = text.slice(start, end);
   if (unread) return UnreadJson.ofText(raw);
