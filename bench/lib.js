@@ -51,11 +51,20 @@ async function spawnReady(command, args, ready, { timeoutMs, stdio = ['ignore', 
 }
 
 /**
+ * Node running `args`, under `wrap` when given (a command and its arguments, e.g. valgrind's, that runs
+ * the rest): the command and arguments to spawn.
+ */
+function nodeCommand(args, wrap = []) {
+  return wrap.length === 0 ? [process.execPath, args] : [wrap[0], [...wrap.slice(1), process.execPath, ...args]];
+}
+
+/**
  * Starts `node dist/main.js start` on a fresh ephemeral home, with `files` (path in the home → text,
  * e.g. `config/gateway.toml`) written first; resolves when the node RPC answers. `nodeArgs` go to node
- * itself (e.g. `--cpu-prof`).
+ * itself (e.g. `--cpu-prof`); `wrap` runs node under another command (nodeCommand), `timeoutMs` bounds
+ * the start.
  */
-async function startGateway(flags = [], files = {}, nodeArgs = []) {
+async function startGateway(flags = [], files = {}, nodeArgs = [], { wrap, timeoutMs } = {}) {
   const home = mkdtempSync(join(tmpdir(), 'rpcgw-bench-'));
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(home, path)), { recursive: true });
@@ -68,7 +77,7 @@ async function startGateway(flags = [], files = {}, nodeArgs = []) {
     // EVM listeners on ephemeral ports unless a benchmark picks them (a later flag wins).
     '--json-rpc.address', '127.0.0.1:0', '--json-rpc.ws-address', '127.0.0.1:0', ...flags,
   ];
-  const child = await spawnReady(process.execPath, args, async () => (await fetch(`${url}/health`)).ok).catch((err) => {
+  const child = await spawnReady(...nodeCommand(args, wrap), async () => (await fetch(`${url}/health`)).ok, { timeoutMs }).catch((err) => {
     rmSync(home, { recursive: true, force: true });
     throw err;
   });
@@ -268,9 +277,9 @@ async function startAnvil() {
  * A gateway in upstream mode over one devnet (node RPC) and one anvil (EVM); resolves once both
  * interfaces answer. `batchMaxSize`: its [upstream] batch_max_size (left out: the default, every call
  * sent alone). `nodeArgs` go to node itself (e.g. `--cpu-prof`); `tables`: more of gateway.toml (e.g.
- * `[cache]` keys), appended.
+ * `[cache]` keys), appended; `launch`: startGateway's `{ wrap, timeoutMs }`.
  */
-async function startUpstreamGateway(devnetUrl, anvilUrl, batchMaxSize, nodeArgs = [], tables = []) {
+async function startUpstreamGateway(devnetUrl, anvilUrl, batchMaxSize, nodeArgs = [], tables = [], launch = {}) {
   const toml = [
     '[backend]', 'kind = "upstream"', '', ...tables, '',
     '[upstream]', 'health_check_interval = "1s"', ...(batchMaxSize === undefined ? [] : [`batch_max_size = ${batchMaxSize}`]), '',
@@ -278,9 +287,9 @@ async function startUpstreamGateway(devnetUrl, anvilUrl, batchMaxSize, nodeArgs 
     '[[upstream.evm]]', 'name = "anvil"', `url = "${anvilUrl}"`, `ws = "${anvilUrl.replace(/^http/, 'ws')}"`, '',
   ].join('\n');
   const evmPort = await freePort();
-  const gw = await startGateway(['--json-rpc.enable', 'true', '--json-rpc.address', `127.0.0.1:${evmPort}`], { 'config/gateway.toml': toml }, nodeArgs);
+  const gw = await startGateway(['--json-rpc.enable', 'true', '--json-rpc.address', `127.0.0.1:${evmPort}`], { 'config/gateway.toml': toml }, nodeArgs, launch);
   const evmUrl = `http://127.0.0.1:${evmPort}`;
-  await waitFor(async () => (await rpcCall(evmUrl, 'eth_blockNumber', [])) !== undefined).catch(async (err) => {
+  await waitFor(async () => (await rpcCall(evmUrl, 'eth_blockNumber', [])) !== undefined, launch.timeoutMs).catch(async (err) => {
     await gw.stop();
     throw err;
   });
@@ -292,12 +301,13 @@ const answersPost = (url) => async () => (await fetch(`${url}/`, { method: 'POST
 
 /**
  * bench/bare-proxy.js in front of `target` (http://host:port); `mode`: bytes (copied through) or parse;
- * `busy`: CPU work added to every call, `<µs>@before` or `<µs>@after` the upstream write.
+ * `busy`: CPU work added to every call, `<µs>@before` or `<µs>@after` the upstream write; `nodeArgs`,
+ * `wrap` and `timeoutMs` as startGateway's.
  */
-async function startBareProxy(target, mode = 'bytes', busy = '0@after') {
+async function startBareProxy(target, mode = 'bytes', busy = '0@after', { nodeArgs = [], wrap, timeoutMs = 10_000 } = {}) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = await spawnReady(process.execPath, [join(__dirname, 'bare-proxy.js'), String(port), target, mode, busy], answersPost(url), { timeoutMs: 10_000 });
+  const child = await spawnReady(...nodeCommand([...nodeArgs, join(__dirname, 'bare-proxy.js'), String(port), target, mode, busy], wrap), answersPost(url), { timeoutMs });
   return { url, pid: child.pid, stop: () => stopChild(child) };
 }
 
