@@ -5,9 +5,11 @@
  * executed for BENCH_REQUESTS requests are split by what ran them. Instruction counts do not depend on
  * what else the machine is doing, where timings here move by 10–30 % between identical processes.
  *
- *   eth_getBalance of a fresh address over anvil: the bare Node.js proxy (bench/bare-proxy.js, bytes
- *   copied through), the parsing proxy (bench/bare-proxy.js parse) and the gateway (upstream mode,
- *   defaults)
+ *   pass-through   eth_getBalance of a fresh address over anvil: the bare Node.js proxy
+ *                  (bench/bare-proxy.js, bytes copied through), the parsing proxy (bench/bare-proxy.js
+ *                  parse) and the gateway (upstream mode, defaults)
+ *   cache hit      eth_getBlockByNumber("0x0", true): a node:http server answering the same bytes as a
+ *                  constant, and the gateway answering from its cache
  *
  * Node runs with --perf-basic-prof, so that the JavaScript V8 compiled can be named from its perf map
  * (/tmp/perf-<pid>.map, removed afterwards), and --no-concurrent-recompilation, so that optimising
@@ -24,7 +26,7 @@ const { execFileSync } = require('node:child_process');
 const { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { ROOT, loadAverage, rpcBody, runBenchmark, startUpstreams, startUpstreamGateway, startBareProxy, sequentialClient, table } = require('./lib');
+const { ROOT, loadAverage, rpcBody, runBenchmark, startUpstreams, startUpstreamGateway, startBareProxy, startConstantServer, sequentialClient, table } = require('./lib');
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10000);
@@ -127,23 +129,43 @@ async function count(start, body) {
 runBenchmark(async (started) => {
   execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
   const { anvil, devnet } = await startUpstreams(started);
-  const body = (n) => rpcBody('eth_getBalance', [`0xe0${n.toString(16).padStart(38, '0')}`, 'latest']);
-  const routes = {
-    'bare proxy': (launch) => startBareProxy(anvil.url, 'bytes', '0@after', launch),
-    'parsing proxy': (launch) => startBareProxy(anvil.url, 'parse', '0@after', launch),
-    gateway: async (launch) => {
-      const gw = await startUpstreamGateway(devnet.url, anvil.url, undefined, launch.nodeArgs, [], launch);
-      return { ...gw, url: gw.evmUrl };
-    },
+  const gateway = async (launch) => {
+    const gw = await startUpstreamGateway(devnet.url, anvil.url, undefined, launch.nodeArgs, [], launch);
+    return { ...gw, url: gw.evmUrl };
   };
-  console.log(`eth_getBalance of a fresh address over anvil, one request at a time; instructions per request over ${REQUESTS} requests after ${WARMUP}; load average ${loadAverage()}\n`);
-  const counted = {};
-  for (const [via, start] of Object.entries(routes)) counted[via] = await count(start, body);
-  const perRequest = (via, kind) => Math.round((counted[via].get(kind) ?? 0) / REQUESTS);
-  const total = (via) => KINDS.filter(([kind]) => !LEFT_OUT.has(kind)).reduce((sum, [kind]) => sum + perRequest(via, kind), 0);
-  const vias = Object.keys(routes);
-  const rows = KINDS.map(([kind]) => ({ 'instructions per request': kind, ...Object.fromEntries(vias.map((via) => [via, perRequest(via, kind)])) }));
-  rows.splice(2, 0, { 'instructions per request': 'request path (below)', ...Object.fromEntries(vias.map((via) => [via, total(via)])) });
-  table(rows);
-  console.log(`\nrequest path × bare proxy: parsing proxy ${(total('parsing proxy') / total('bare proxy')).toFixed(2)}, gateway ${(total('gateway') / total('bare proxy')).toFixed(2)}`);
+  // The constant server answers the genesis block as anvil does, which the gateway passes on unread.
+  const genesis = rpcBody('eth_getBlockByNumber', ['0x0', true], 1);
+  const answer = await (await fetch(anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: genesis })).text();
+  const cases = [
+    {
+      name: 'eth_getBalance of a fresh address over anvil (pass-through)',
+      body: (n) => rpcBody('eth_getBalance', [`0xe0${n.toString(16).padStart(38, '0')}`, 'latest']),
+      routes: {
+        'bare proxy': (launch) => startBareProxy(anvil.url, 'bytes', '0@after', launch),
+        'parsing proxy': (launch) => startBareProxy(anvil.url, 'parse', '0@after', launch),
+        gateway,
+      },
+    },
+    {
+      name: `eth_getBlockByNumber("0x0", true), cached (${Buffer.byteLength(answer)} B)`,
+      body: () => genesis,
+      routes: {
+        'node:http constant': (launch) => startConstantServer(answer, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(answer)) }, launch),
+        gateway,
+      },
+    },
+  ];
+  console.log(`one request at a time; instructions per request over ${REQUESTS} requests after ${WARMUP}; load average ${loadAverage()}`);
+  for (const c of cases) {
+    const counted = {};
+    for (const [via, start] of Object.entries(c.routes)) counted[via] = await count(start, c.body);
+    const perRequest = (via, kind) => Math.round((counted[via].get(kind) ?? 0) / REQUESTS);
+    const total = (via) => KINDS.filter(([kind]) => !LEFT_OUT.has(kind)).reduce((sum, [kind]) => sum + perRequest(via, kind), 0);
+    const [floor, ...others] = Object.keys(c.routes);
+    const rows = KINDS.map(([kind]) => ({ [c.name]: kind, ...Object.fromEntries(Object.keys(c.routes).map((via) => [via, perRequest(via, kind)])) }));
+    rows.splice(2, 0, { [c.name]: 'request path (below)', ...Object.fromEntries(Object.keys(c.routes).map((via) => [via, total(via)])) });
+    console.log('');
+    table(rows);
+    console.log(`request path × ${floor}: ${others.map((via) => `${via} ${(total(via) / total(floor)).toFixed(2)}`).join(', ')}`);
+  }
 });

@@ -329,12 +329,13 @@ require('node:http')
 
 /**
  * The floor of any Node.js HTTP server on this machine: node:http answering every request with the
- * constant `answer` (a string) under `headers`, in a process of its own.
+ * constant `answer` (a string) under `headers`, in a process of its own; `nodeArgs`, `wrap` and
+ * `timeoutMs` as startGateway's.
  */
-async function startConstantServer(answer, headers = { 'content-type': 'application/json' }) {
+async function startConstantServer(answer, headers = { 'content-type': 'application/json' }, { nodeArgs = [], wrap, timeoutMs } = {}) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = await spawnReady(process.execPath, ['-e', CONSTANT_SERVER, String(port), answer, JSON.stringify(headers)], answersPost(url));
+  const child = await spawnReady(...nodeCommand([...nodeArgs, '-e', CONSTANT_SERVER, String(port), answer, JSON.stringify(headers)], wrap), answersPost(url), { timeoutMs });
   return { url, pid: child.pid, stop: () => stopChild(child) };
 }
 
