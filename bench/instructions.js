@@ -60,7 +60,6 @@ function readPerfMap(pid) {
     const [start, size, ...name] = line.split(' ');
     return { start: parseInt(start, 16), end: parseInt(start, 16) + parseInt(size, 16), name: name.join(' ') };
   });
-  rmSync(file, { force: true });
   return ranges.sort((a, b) => a.start - b.start);
 }
 

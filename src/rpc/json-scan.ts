@@ -85,9 +85,9 @@ export function arrayElements(array: string): string[] {
 function keyMatches(object: string, start: number, end: number, key: string): boolean {
   const length = end - start - 2;
   if (length < key.length) return false;
-  if (length === key.length) return object.slice(start + 1, end - 1).toLowerCase() === key;
-  const backslash = object.indexOf('\\', start + 1);
-  if (backslash < 0 || backslash >= end) return false;
+  const raw = object.slice(start + 1, end - 1);
+  if (length === key.length) return raw.toLowerCase() === key;
+  if (!raw.includes('\\')) return false;
   const name = JSON.parse(object.slice(start, end)) as string;
   return name.length === key.length && name.toLowerCase() === key;
 }
