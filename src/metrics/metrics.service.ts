@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Registry, type Counter, type Gauge } from 'prom-client';
 import { GatewayConfigService } from '../config/gateway-config.service';
 import type { Transport } from '../rpc/call-context';
-import { answerBytes } from '../rpc/answer-pieces';
 import type { EngineMeters, RpcEngine } from '../rpc/engine';
 import { DispatchMetrics } from './dispatch-metrics';
 import { GUARD_REASONS } from './label-values';
@@ -61,7 +60,7 @@ export class MetricsService {
     const batchSize = this.families.rpc.batchSize.labels({ interface: surface });
     return {
       received: (transport, bytes) => this.meter(surface, transport).requestBytes.inc(bytes),
-      answered: (transport, text) => this.meter(surface, transport).responseBytes.inc(answerBytes(text)),
+      answered: (transport, bytes) => this.meter(surface, transport).responseBytes.inc(bytes),
       batch: (size) => batchSize.observe(size),
       refused: (limit) => this.refuse(surface, 'limit', limit),
       rejected: (transport, code) => calls.rejected(transport, code),

@@ -1,5 +1,5 @@
 import type { CallContext, Caller, JsonText, NotificationPort, RpcConnection, Transport } from './call-context';
-import { batchAnswer, type AnswerPieces } from './answer-pieces';
+import { answerBytes, batchAnswer, type AnswerPieces } from './answer-pieces';
 import { batchRuns } from './batch-runs';
 import type { BatchLimits, Dialect, RpcRequest } from './dialect';
 import { answeredIdOf, errorAnswer, resultAnswer, resultAnswerPieces, type Message } from './envelope';
@@ -24,8 +24,8 @@ export interface CallObserver {
 /** What the engine counts besides calls; the metrics service supplies it (no-ops when off). */
 export interface EngineMeters {
   received(transport: Transport, bytes: number): void;
-  /** An answer written (its bytes are counted only where meters are on: a long answer costs a scan). */
-  answered(transport: Transport, text: string | AnswerPieces): void;
+  /** An answer written, of `bytes` bytes. */
+  answered(transport: Transport, bytes: number): void;
   batch(size: number): void;
   /** A limit refused a request (the limit's config key). */
   refused(limit: string): void;
@@ -71,6 +71,8 @@ export interface Reply<Body = string> {
    * origin takes them (Origin.pieces) and the result is an upstream's large answer passed on unread.
    */
   readonly body: Body | undefined;
+  /** The body's size in bytes (0 without one), counted once for the metrics and the transport (UnsizedReply: not yet). */
+  readonly bytes: number;
   /** The body failed as a whole (unparsable): transports that give it its own HTTP status read this. */
   readonly failed: boolean;
   /** The body was refused whole at a limit (a batch over its size limit); nothing ran. */
@@ -84,12 +86,10 @@ export interface Reply<Body = string> {
   readonly retryAfterMs?: number;
 }
 
+type UnsizedReply = Omit<Reply<string | AnswerPieces>, 'bytes'>;
 const NO_METERS: EngineMeters = { received() {}, answered() {}, batch() {}, refused() {}, rejected() {} };
 const TIMED_OUT = Symbol('timed out');
-/**
- * Answer of one member (bytes only where asked for, see answer()), and the size of its result (what
- * batch-response-max-size counts).
- */
+/** One member's answer (bytes only where asked for, see answer()) and its result's size (batch-response-max-size counts it). */
 type Answer<Text = string> = { readonly text: Text; readonly resultBytes: number; readonly immutable: boolean; readonly retryAfterMs?: number };
 /** What became of one message: its answer, none (a notification), or its deadline passed first. */
 type Answered = Answer<string | AnswerPieces> | undefined | typeof TIMED_OUT;
@@ -242,14 +242,13 @@ export class RpcEngine {
     return timeout !== undefined && timeout.max > 0 ? Date.now() + timeout.max : undefined;
   }
 
-  /** Counts an answer written by a transport that frames it itself (node RPC URI calls). */
-  countAnswer<Text extends string | AnswerPieces>(transport: Transport, text: Text): Text {
-    this.meters.answered(transport, text);
-    return text;
-  }
-
+  /** Counts a request and its answer (`bytes` each) for a transport that frames them itself (node RPC URI calls). */
   countRequest(transport: Transport, bytes: number): void {
     this.meters.received(transport, bytes);
+  }
+
+  countAnswer(transport: Transport, bytes: number): void {
+    this.meters.answered(transport, bytes);
   }
 
   /** One request body: a single message or a batch. */
@@ -259,10 +258,10 @@ export class RpcEngine {
     this.meters.received(origin.transport, origin.bytes);
     const body = this.dialect.parse(text, origin.transport);
     const deadline = origin.deadline ?? this.deadlineFromNow();
-    let reply: Reply<string | AnswerPieces>;
+    let reply: UnsizedReply;
     switch (body.kind) {
       case 'empty':
-        return { body: undefined, failed: false, immutable: false };
+        return { body: undefined, bytes: 0, failed: false, immutable: false };
       case 'error':
         this.meters.rejected(origin.transport, body.error.code);
         reply = { body: errorAnswer(this.dialect.bodyErrorId, body.error), failed: true, immutable: false };
@@ -279,11 +278,12 @@ export class RpcEngine {
         reply = await (tracingOn() ? traceBatch(this.dialect.name, origin, body.messages.length, () => this.batch(body.messages, origin, deadline)) : this.batch(body.messages, origin, deadline));
         break;
     }
-    if (reply.body !== undefined) this.meters.answered(origin.transport, reply.body);
-    return reply;
+    const bytes = reply.body === undefined ? 0 : answerBytes(reply.body);
+    if (reply.body !== undefined) this.meters.answered(origin.transport, bytes);
+    return { ...reply, bytes };
   }
 
-  private async batch(messages: readonly Message[], origin: Origin, deadline: number | undefined): Promise<Reply<string | AnswerPieces>> {
+  private async batch(messages: readonly Message[], origin: Origin, deadline: number | undefined): Promise<UnsizedReply> {
     if (messages.length === 0) return { body: this.dialect.emptyBatch(), failed: false, immutable: false };
     const limits = this.limits();
     if (limits.requests.max > 0 && messages.length > limits.requests.max) {
@@ -297,7 +297,7 @@ export class RpcEngine {
     // The longest wait of members refused at a rate limit, while every answered member was.
     let retryAfterMs: number | undefined = 0;
     const isRead = (m: Message) => (m.kind !== 'call' && m.kind !== 'notification') || this.registry.isRead(m.method);
-    const done = (): Reply<string | AnswerPieces> => ({
+    const done = (): UnsizedReply => ({
       body: answers.length === 0 ? undefined : answers.length === 1 && this.dialect.unwrapSingleAnswer ? answers[0] : batchAnswer(answers),
       failed: false,
       immutable: immutable && answers.length > 0,

@@ -8,6 +8,7 @@ import { requestIdGenerator } from '../../logging/gateway-logger';
 import { MetricsService } from '../../metrics/metrics.service';
 import type { CallContext, Caller } from '../../rpc/call-context';
 import type { RpcEngine } from '../../rpc/engine';
+import { answerBytes } from '../../rpc/answer-pieces';
 import { errorAnswer } from '../../rpc/envelope';
 import { MethodNotFoundError, RateLimitedError } from '../../rpc/errors';
 import { AnswerCompressor } from '../../rpc/http/answer-compression';
@@ -104,13 +105,13 @@ export class NodeHttpTransport implements OnModuleInit {
     const spent = this.door.spent(entry.caller);
     if (spent) return readBody(req, 0, () => tooMany(res, spent, cors));
     const closing = [...cors, 'Content-Type', JSON_TYPE, 'Connection', 'close'];
-    const body = (text: string | undefined): void => {
+    const body = (text: string | undefined, bytes: number): void => {
       if (text === undefined) {
         this.refuse('max_body_bytes');
         res.shouldKeepAlive = false;
         return send(res, 400, closing, errorAnswer(undefined, new BodyTooLargeError('max_body_bytes')));
       }
-      this.route(req, res, entry.url, entry.caller, text, cors).catch((err: Error) => httpError(res, 500, err.message, cors));
+      this.route(req, res, entry.url, entry.caller, text, bytes, cors).catch((err: Error) => httpError(res, 500, err.message, cors));
     };
     readDecodedBody(req, this.config.rpc.max_body_bytes, body, (why) => {
       res.shouldKeepAlive = false;
@@ -118,12 +119,12 @@ export class NodeHttpTransport implements OnModuleInit {
     });
   }
 
-  private async route(req: IncomingMessage, res: ServerResponse, url: string, caller: Caller, body: string, cors: HeaderList): Promise<void> {
+  private async route(req: IncomingMessage, res: ServerResponse, url: string, caller: Caller, body: string, bytes: number, cors: HeaderList): Promise<void> {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     if (path === '/') {
       if (body.length === 0) return this.compressor.send(req, res, 200, [...cors, ...serverTime(), 'Content-Type', 'text/html'], endpointListHtml(req.headers.host ?? '', this.servedMethods()));
-      return this.jsonRpc(req, res, caller, body, cors);
+      return this.jsonRpc(req, res, caller, body, bytes, cors);
     }
     if (path === '/websocket') return send(res, 400, [...cors, 'Content-Type', 'text/plain; charset=utf-8'], 'Bad Request\n');
     const method = path.slice(1);
@@ -154,12 +155,14 @@ export class NodeHttpTransport implements OnModuleInit {
     const headers = [...cors, ...serverTime(), 'Content-Type', JSON_TYPE];
     if (limited) headers.push('Retry-After', retryAfterSeconds(limited.retryAfterMs));
     if (answer.immutable) headers.push('Cache-Control', CACHE_CONTROL_IMMUTABLE);
-    this.compressor.send(req, res, status, headers, this.engine.countAnswer('uri', answer.text));
+    const size = answerBytes(answer.text);
+    this.engine.countAnswer('uri', size);
+    this.compressor.send(req, res, status, headers, answer.text, size);
   }
 
-  private async jsonRpc(req: IncomingMessage, res: ServerResponse, caller: Caller, body: string, cors: HeaderList): Promise<void> {
+  private async jsonRpc(req: IncomingMessage, res: ServerResponse, caller: Caller, body: string, bytes: number, cors: HeaderList): Promise<void> {
     const remote = remoteOf(req);
-    const reply = await this.engine.handle(body, { transport: 'jsonrpc', remote, caller, bytes: Buffer.byteLength(body), correlationId: this.requestId(req), traceHeaders: req.headers, pieces: true });
+    const reply = await this.engine.handle(body, { transport: 'jsonrpc', remote, caller, bytes, correlationId: this.requestId(req), traceHeaders: req.headers, pieces: true });
     // A body that does not parse costs its rate budget too: over it, 429 instead of the parse error.
     const limited = reply.failed ? await this.door.chargeUnparsed(caller, 'jsonrpc', remote) : undefined;
     if (limited) return tooMany(res, limited, cors);
@@ -169,7 +172,7 @@ export class NodeHttpTransport implements OnModuleInit {
     if (reply.immutable) headers.push('Cache-Control', CACHE_CONTROL_IMMUTABLE);
     // Every call refused at a rate limit: 429, and when to come back.
     if (reply.retryAfterMs !== undefined) headers.push('Retry-After', retryAfterSeconds(reply.retryAfterMs));
-    this.compressor.send(req, res, reply.failed ? 500 : reply.retryAfterMs !== undefined ? 429 : 200, headers, reply.body);
+    this.compressor.send(req, res, reply.failed ? 500 : reply.retryAfterMs !== undefined ? 429 : 200, headers, reply.body, reply.bytes);
   }
 }
 

@@ -44,9 +44,8 @@ export function acceptsGzip(header: string | undefined): boolean {
 export class AnswerCompressor {
   constructor(private readonly settings: CompressionSettings) {}
 
-  /** Writes the status, the headers (without a length) and the body. */
-  send(req: IncomingMessage, res: ServerResponse, status: number, headers: HeaderList, body: string | AnswerPieces): void {
-    const size = answerBytes(body);
+  /** Writes the status, the headers (without a length) and the body of `size` bytes. */
+  send(req: IncomingMessage, res: ServerResponse, status: number, headers: HeaderList, body: string | AnswerPieces, size = answerBytes(body)): void {
     if (!this.settings.http || size < this.settings.min_bytes) return plain(res, status, headers, body, size);
     const varying = [...headers, 'Vary', 'Accept-Encoding'];
     if (!acceptsGzip(req.headers['accept-encoding'])) return plain(res, status, varying, body, size);

@@ -9,16 +9,16 @@ export interface UnreadableBody {
 }
 
 /**
- * Reads a request body as readBody does, inflating it when its Content-Encoding is gzip. The limit holds
+ * Reads a request body as readBody does (its size: the inflated bytes), inflating it when its Content-Encoding is gzip. The limit holds
  * for the inflated bytes (and for the bytes sent): inflating stops at it, so a small body that inflates
  * past it (a gzip bomb) gets the same answer as a body over the limit, and no more of it is inflated.
  * `unreadable` gets a body in another encoding than identity or gzip, or one that is not valid gzip.
  */
-export function readDecodedBody(req: IncomingMessage, limit: number, done: (text: string | undefined) => void, unreadable: (why: UnreadableBody) => void): void {
+export function readDecodedBody(req: IncomingMessage, limit: number, done: (text: string | undefined, bytes: number) => void, unreadable: (why: UnreadableBody) => void): void {
   const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
   if (encoding === '' || encoding === 'identity') return readBody(req, limit, done);
   if (encoding !== 'gzip' && encoding !== 'x-gzip') {
-    return readBody(req, limit, (text) => (text === undefined ? done(undefined) : unreadable({ status: 415, reason: `unsupported Content-Encoding ${encoding}` })));
+    return readBody(req, limit, (text, bytes) => (text === undefined ? done(undefined, bytes) : unreadable({ status: 415, reason: `unsupported Content-Encoding ${encoding}` })));
   }
   const gunzip = createGunzip();
   const chunks: Buffer[] = [];
@@ -37,7 +37,7 @@ export function readDecodedBody(req: IncomingMessage, limit: number, done: (text
   };
   const over = (): void => {
     if (!settle()) return;
-    if (ended) done(undefined);
+    if (ended) done(undefined, sent);
     else discard(req, sent, done);
   };
   const onData = (chunk: Buffer): void => {
@@ -56,7 +56,7 @@ export function readDecodedBody(req: IncomingMessage, limit: number, done: (text
   });
   gunzip.on('end', () => {
     const text = Buffer.concat(chunks, size).toString('utf8');
-    if (settle()) done(text);
+    if (settle()) done(text, size);
   });
   gunzip.on('error', (err: Error) => {
     const wasEnded = ended;

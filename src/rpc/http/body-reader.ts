@@ -13,12 +13,12 @@ export const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
 export const DISCARD_MAX_MS = 3_000;
 
 /**
- * Reads a request body as UTF-8 text; `done` gets undefined once it exceeds `limit` bytes: after the
+ * Reads a request body as UTF-8 text and its size in bytes; `done` gets undefined once it exceeds `limit` bytes: after the
  * rest of the body was read and discarded (up to `DISCARD_MAX_BYTES` more or `DISCARD_MAX_MS`), so that
  * the client is reading when it is answered. A connection lost mid-body never calls `done` (there is no one left to
  * answer).
  */
-export function readBody(req: IncomingMessage, limit: number, done: (text: string | undefined) => void): void {
+export function readBody(req: IncomingMessage, limit: number, done: (text: string | undefined, bytes: number) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   const onData = (chunk: Buffer): void => {
@@ -31,20 +31,20 @@ export function readBody(req: IncomingMessage, limit: number, done: (text: strin
     }
     chunks.push(chunk);
   };
-  const onEnd = (): void => done(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8'));
+  const onEnd = (): void => done(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8'), size);
   req.on('data', onData);
   req.on('end', onEnd);
 }
 
 /** Reads and drops the rest of a body over its limit, then calls `done(undefined)`. */
-export function discard(req: IncomingMessage, read: number, done: (text: undefined) => void): void {
+export function discard(req: IncomingMessage, read: number, done: (text: undefined, bytes: number) => void): void {
   let answered = false;
   const answer = (): void => {
     if (answered) return;
     answered = true;
     clearTimeout(timer);
     req.off('data', onData);
-    done(undefined);
+    done(undefined, read);
   };
   const timer = setTimeout(answer, DISCARD_MAX_MS);
   const onData = (chunk: Buffer): void => {

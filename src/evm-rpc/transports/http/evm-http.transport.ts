@@ -4,7 +4,7 @@ import { AccessService } from '../../../access/access.service';
 import { Door, retryAfterSeconds, type Pass } from '../../../access/door';
 import { GatewayConfigService } from '../../../config/gateway-config.service';
 import type { Caller } from '../../../rpc/call-context';
-import type { AnswerPieces } from '../../../rpc/answer-pieces';
+import { answerBytes, type AnswerPieces } from '../../../rpc/answer-pieces';
 import type { RpcEngine } from '../../../rpc/engine';
 import { errorAnswer } from '../../../rpc/envelope';
 import { AnswerCompressor } from '../../../rpc/http/answer-compression';
@@ -78,12 +78,12 @@ export class EvmHttpTransport implements OnModuleInit {
     // A caller over a rule on every method is refused before its body is read (it is discarded) or parsed.
     const spent = this.door.spent(caller);
     if (spent) return readBody(req, 0, () => this.reply(req, res, errorAnswer('null', spent), cors, spent.retryAfterMs));
-    const body = (text: string | undefined): void => {
+    const body = (text: string | undefined, bytes: number): void => {
       if (text === undefined) {
         res.shouldKeepAlive = false;
         return httpError(res, 413, `content length too large (>${this.maxBody})`, cors);
       }
-      this.serve(req, res, caller, text, cors);
+      this.serve(req, res, caller, text, bytes, cors);
     };
     readDecodedBody(req, this.maxBody, body, (why) => {
       res.shouldKeepAlive = false;
@@ -91,33 +91,38 @@ export class EvmHttpTransport implements OnModuleInit {
     });
   }
 
-  private serve(req: IncomingMessage, res: ServerResponse, caller: Caller, text: string, cors: HeaderList): void {
-    this.answer(req, res, caller, text, cors).catch((err: Error) => httpError(res, 400, err.message, cors));
+  private serve(req: IncomingMessage, res: ServerResponse, caller: Caller, text: string, bytes: number, cors: HeaderList): void {
+    this.answer(req, res, caller, text, bytes, cors).catch((err: Error) => httpError(res, 400, err.message, cors));
   }
 
-  private async answer(req: IncomingMessage, res: ServerResponse, caller: Caller, text: string, cors: HeaderList): Promise<void> {
+  private async answer(req: IncomingMessage, res: ServerResponse, caller: Caller, text: string, bytes: number, cors: HeaderList): Promise<void> {
     const remote = remoteOf(req);
     const timeoutMs = this.config.jsonRpc['http-timeout'];
     const answered = await this.engine.handle(text, {
       transport: 'jsonrpc',
       remote,
       caller,
-      bytes: Buffer.byteLength(text),
+      bytes,
       traceHeaders: req.headers,
       deadline: timeoutMs > 0 ? Date.now() + timeoutMs : undefined,
       pieces: true,
     });
     // A body that does not parse costs its rate budget too: over it, the limit's error instead.
     const limited = answered.failed ? await this.door.chargeUnparsed(caller, 'jsonrpc', remote) : undefined;
-    this.reply(req, res, limited ? errorAnswer('null', limited) : answered.body, cors, limited?.retryAfterMs ?? answered.retryAfterMs);
+    if (limited) return this.reply(req, res, errorAnswer('null', limited), cors, limited.retryAfterMs);
+    this.reply(req, res, answered.body, cors, answered.retryAfterMs, answered.bytes);
   }
 
-  /** An answer (none: an empty body), with 429 and Retry-After when every call was refused at a rate limit. */
-  private reply(req: IncomingMessage, res: ServerResponse, answer: string | AnswerPieces | undefined, cors: HeaderList, retryAfterMs: number | undefined): void {
+  /**
+   * An answer (none: an empty body) of `bytes` bytes, with 429 and Retry-After when every call was refused
+   * at a rate limit.
+   */
+  private reply(req: IncomingMessage, res: ServerResponse, answer: string | AnswerPieces | undefined, cors: HeaderList, retryAfterMs: number | undefined, bytes = answer === undefined ? 0 : answerBytes(answer)): void {
+    // go-ethereum ends an answer with a newline.
     const body = answer === undefined ? '' : typeof answer === 'string' ? answer + '\n' : [...answer, '\n'];
     // go-ethereum's media type, with no charset parameter.
     const retry = retryAfterMs === undefined ? [] : ['Retry-After', retryAfterSeconds(retryAfterMs)];
-    this.compressor.send(req, res, retry.length > 0 ? 429 : 200, ['Content-Type', 'application/json', ...retry, ...cors], body);
+    this.compressor.send(req, res, retry.length > 0 ? 429 : 200, ['Content-Type', 'application/json', ...retry, ...cors], body, answer === undefined ? 0 : bytes + 1);
   }
 }
 
