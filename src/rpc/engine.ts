@@ -2,12 +2,13 @@ import type { CallContext, Caller, JsonText, NotificationPort, RpcConnection, Tr
 import { answerBytes, batchAnswer, type AnswerPieces } from './answer-pieces';
 import { batchRuns } from './batch-runs';
 import type { BatchLimits, Dialect, RpcRequest } from './dialect';
-import { answeredIdOf, errorAnswer, resultAnswer, resultAnswerPieces, type Message } from './envelope';
+import { answeredIdOf, errorAnswer, resultAnswer, resultAnswerBytes, resultAnswerPieces, type Message } from './envelope';
+import { errorOf, refuseRest, type Answer } from './member-answers';
 import { RateLimitedError, type RpcError } from './errors';
 import { checkGuards, unknownMethod, type GuardPolicy } from './guards';
 import { isImmutableAnswer, type AnyMethod, type MethodArgs } from './method';
 import type { MethodRegistry } from './method-registry';
-import { resultJson, unreadBytes, type UnreadJson } from './result-json';
+import { resultJson, unreadBytes, UnreadJson } from './result-json';
 import { traceBatch, traceCall } from '../tracing/call-spans';
 import { tracingOn } from '../tracing/spans';
 import { isPromiseLike, withinDeadline, type CallExpiry } from './within-deadline';
@@ -71,7 +72,7 @@ export interface Reply<Body = string> {
    * origin takes them (Origin.pieces) and the result is an upstream's large answer passed on unread.
    */
   readonly body: Body | undefined;
-  /** The body's size in bytes (0 without one), counted once for the metrics and the transport (UnsizedReply: not yet). */
+  /** The body's size in bytes (0 without one), counted once for the metrics and the transport (UnsizedReply: maybe not yet). */
   readonly bytes: number;
   /** The body failed as a whole (unparsable): transports that give it its own HTTP status read this. */
   readonly failed: boolean;
@@ -86,11 +87,9 @@ export interface Reply<Body = string> {
   readonly retryAfterMs?: number;
 }
 
-type UnsizedReply = Omit<Reply<string | AnswerPieces>, 'bytes'>;
+type UnsizedReply = Omit<Reply<string | AnswerPieces>, 'bytes'> & { readonly bytes?: number };
 const NO_METERS: EngineMeters = { received() {}, answered() {}, batch() {}, refused() {}, rejected() {} };
 const TIMED_OUT = Symbol('timed out');
-/** One member's answer (bytes only where asked for, see answer()) and its result's size (batch-response-max-size counts it). */
-type Answer<Text = string> = { readonly text: Text; readonly resultBytes: number; readonly immutable: boolean; readonly retryAfterMs?: number };
 /** What became of one message: its answer, none (a notification), or its deadline passed first. */
 type Answered = Answer<string | AnswerPieces> | undefined | typeof TIMED_OUT;
 
@@ -208,23 +207,22 @@ export class RpcEngine {
   answer(idText: string | undefined, outcome: Outcome, request: RpcRequest, ctx: CallContext): Answer;
   answer(idText: string | undefined, outcome: Outcome, request: RpcRequest, ctx: CallContext, asBytes: boolean): Answer<string | AnswerPieces>;
   answer(idText: string | undefined, outcome: Outcome, request: RpcRequest, ctx: CallContext, asBytes = false): Answer<string | AnswerPieces> {
-    if (!outcome.ok) {
-      const retryAfterMs = outcome.error instanceof RateLimitedError ? outcome.error.retryAfterMs : undefined;
-      return { text: errorAnswer(idText, outcome.error), resultBytes: 0, immutable: false, retryAfterMs };
-    }
-    const bytes = asBytes ? unreadBytes(outcome.result) : undefined;
-    if (bytes !== undefined) {
-      const immutable = isImmutableAnswer(outcome.method, outcome.args, outcome.result);
-      return { text: resultAnswerPieces(idText, bytes), resultBytes: (outcome.result as UnreadJson).size, immutable };
+    if (!outcome.ok) return errorOf(idText, outcome.error, outcome.error instanceof RateLimitedError ? outcome.error.retryAfterMs : undefined);
+    const result = outcome.result;
+    const pieces = asBytes ? unreadBytes(result) : undefined;
+    if (pieces !== undefined) {
+      const size = (result as UnreadJson).size;
+      return { text: resultAnswerPieces(idText, pieces), bytes: resultAnswerBytes(idText, size), resultBytes: size, immutable: isImmutableAnswer(outcome.method, outcome.args, result) };
     }
     let json: string;
     try {
-      json = resultJson(outcome.result ?? null);
+      json = resultJson(result ?? null);
     } catch (err) {
-      const error = this.dialect.toRpcError(new Error(`result not serializable: ${(err as Error).message}`), request, ctx);
-      return { text: errorAnswer(idText, error), resultBytes: 0, immutable: false };
+      return errorOf(idText, this.dialect.toRpcError(new Error(`result not serializable: ${(err as Error).message}`), request, ctx));
     }
-    return { text: resultAnswer(idText, json), resultBytes: json.length, immutable: isImmutableAnswer(outcome.method, outcome.args, outcome.result) };
+    // An unread result knows its size on the wire (a cached one measured once), so an answer is not scanned.
+    const jsonBytes = result instanceof UnreadJson ? result.wireBytes : Buffer.byteLength(json);
+    return { text: resultAnswer(idText, json), bytes: resultAnswerBytes(idText, jsonBytes), resultBytes: json.length, immutable: isImmutableAnswer(outcome.method, outcome.args, result) };
   }
 
   /**
@@ -269,16 +267,15 @@ export class RpcEngine {
       case 'single': {
         const within = this.answerWithin(body.message, origin, deadline, origin.pieces === true);
         const answer = isPromiseLike(within) ? await within : within;
-        const text = answer === TIMED_OUT ? errorAnswer(answeredIdOf(body.message), this.dialect.timedOut()) : answer?.text;
-        const answered = answer === TIMED_OUT ? undefined : answer;
-        reply = { body: text, failed: false, immutable: answered?.immutable === true, retryAfterMs: answered?.retryAfterMs };
+        const answered = answer === TIMED_OUT ? errorOf(answeredIdOf(body.message), this.dialect.timedOut()) : answer;
+        reply = { body: answered?.text, bytes: answered?.bytes, failed: false, immutable: answered?.immutable === true, retryAfterMs: answered?.retryAfterMs };
         break;
       }
       case 'batch':
         reply = await (tracingOn() ? traceBatch(this.dialect.name, origin, body.messages.length, () => this.batch(body.messages, origin, deadline)) : this.batch(body.messages, origin, deadline));
         break;
     }
-    const bytes = reply.body === undefined ? 0 : answerBytes(reply.body);
+    const bytes = reply.body === undefined ? 0 : (reply.bytes ?? answerBytes(reply.body));
     if (reply.body !== undefined) this.meters.answered(origin.transport, bytes);
     return { ...reply, bytes };
   }
@@ -343,7 +340,7 @@ export class RpcEngine {
       case 'ignored':
         return undefined;
       case 'invalid':
-        return { text: errorAnswer(message.idText, message.error), resultBytes: 0, immutable: false };
+        return errorOf(message.idText, message.error);
       case 'notification': {
         const request = { method: message.method, params: message.params, id: undefined };
         const outcome = this.call(request, this.contextOf(origin, undefined, undefined, signal, expiry));
@@ -385,14 +382,4 @@ export class RpcEngine {
       }),
     };
   }
-}
-
-/** The answers of the members not run: every one that expects an answer gets the error. */
-function refuseRest(messages: readonly Message[], error: RpcError): string[] {
-  const answers: string[] = [];
-  for (const m of messages) {
-    const idText = answeredIdOf(m);
-    if (idText !== undefined) answers.push(errorAnswer(idText, error));
-  }
-  return answers;
 }

@@ -31,8 +31,18 @@ export function resultAnswerPieces(idText: string | undefined, result: readonly 
   return [resultHead(idText), ...result, '}'];
 }
 
+/** The UTF-8 size of resultAnswer's text around a result of `resultBytes` bytes (only the id is measured). */
+export function resultAnswerBytes(idText: string | undefined, resultBytes: number): number {
+  const head = idText === undefined ? HEAD.length : HEAD_ID.length + Buffer.byteLength(idText) + RESULT_KEY.length;
+  return head + resultBytes + 1;
+}
+
+const HEAD = '{"jsonrpc":"2.0","result":';
+const HEAD_ID = '{"jsonrpc":"2.0","id":';
+const RESULT_KEY = ',"result":';
+
 function resultHead(idText: string | undefined): string {
-  return idText === undefined ? '{"jsonrpc":"2.0","result":' : `{"jsonrpc":"2.0","id":${idText},"result":`;
+  return idText === undefined ? HEAD : `${HEAD_ID}${idText}${RESULT_KEY}`;
 }
 
 export function errorAnswer(idText: string | undefined, error: RpcError): string {

@@ -30,6 +30,7 @@ export function attachRawJson<T extends Json>(value: T, raw: string | undefined)
 export class UnreadJson {
   private decoded: string | undefined;
   private parsed: Json | undefined;
+  private utf8: number | undefined;
 
   private constructor(
     text: string | undefined,
@@ -39,6 +40,7 @@ export class UnreadJson {
     readonly size: number,
   ) {
     this.decoded = text;
+    if (bytes !== undefined) this.utf8 = size;
   }
 
   static ofText(text: string): UnreadJson {
@@ -55,6 +57,12 @@ export class UnreadJson {
   /** A result read whole into one buffer: text when small, else those bytes. */
   static ofWire(bytes: Buffer): UnreadJson {
     return bytes.length < LARGE_RESULT ? UnreadJson.ofText(bytes.toString('utf8')) : UnreadJson.ofBytes([bytes]);
+  }
+
+  /** The size of the wire form in bytes (UTF-8 of the text measured once: a cached result is measured once, not per hit). */
+  get wireBytes(): number {
+    this.utf8 ??= Buffer.byteLength(this.decoded!);
+    return this.utf8;
   }
 
   /** The wire text (decoded once from the bytes of a large result). */
