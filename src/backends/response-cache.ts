@@ -9,10 +9,19 @@
  * They are kept in two generations of one TTL each, and the older one is dropped whole when the next
  * begins: on a chain whose head moves slowly, reads of ever new keys (balances of fresh addresses) hold
  * at most two TTLs of answers, not the whole budget of expired ones.
+ *
+ * A latest-height answer is kept from the second time its key is answered within two generations (a
+ * doorkeeper, as TinyLFU admits): a key read once, the usual read of a fresh address, is never stored.
+ * Stored, it outlived many young-generation collections before it expired, so V8 moved it to the old
+ * generation and a major collection had to free it: at 16 connections of one-off reads that cost the
+ * gateway more CPU per call (about 7 µs, bench/floors.js) than any other part of its work. A key read
+ * again is kept from its second answer, and at once after a new block when it was read in the block
+ * before (the filters outlive heads): the cost is one upstream read per key that is read only twice.
  */
 import { LRUCache } from 'lru-cache';
 import type { WireResult } from '../rpc/result-json';
 import { keepsForever, type CacheRule } from '../rpc/method';
+import { keyHash, SeenKeys } from './seen-keys';
 import type { RedisTierStats } from './upstream/redis-cache';
 
 interface Entry {
@@ -35,6 +44,9 @@ export class ResponseCache {
   private older = new Map<string, LatestEntry>();
   private latestBytes = 0;
   private olderBytes = 0;
+  /** Latest-height keys answered in this generation, and in the one before it (the doorkeeper). */
+  private seen = new SeenKeys();
+  private seenOlder = new SeenKeys();
   /** When (now() ms) the current generation ends, and how long one lasts (the longest TTL seen). */
   private generationEnds = 0;
   private generationMs = 0;
@@ -119,6 +131,7 @@ export class ResponseCache {
     const now = this.now();
     if (ttlMs > this.generationMs) this.generationMs = ttlMs;
     this.nextGeneration(now);
+    if (!this.seenBefore(key)) return;
     const old = this.latest.get(key);
     if (old !== undefined) this.latestBytes -= old.bytes;
     this.latest.set(key, { value, bytes: size, expiresAt: now + ttlMs });
@@ -150,6 +163,18 @@ export class ResponseCache {
     this.latest = new Map();
     this.latestBytes = 0;
     this.generationEnds = now + this.generationMs;
+    // The filters turn with the generations, their arrays reused.
+    [this.seen, this.seenOlder] = [this.seenOlder, this.seen];
+    this.seen.clear();
+    if (skipped) this.seenOlder.clear();
+  }
+
+  /** Whether `key` was answered before in this generation or the last; it is recorded as answered now. */
+  private seenBefore(key: string): boolean {
+    const hash = keyHash(key);
+    if (this.seen.has(hash)) return true;
+    this.seen.add(hash);
+    return this.seenOlder.has(hash);
   }
 
   private dropLatest(): void {
