@@ -277,7 +277,8 @@ async function startAnvil() {
  * A gateway in upstream mode over one devnet (node RPC) and one anvil (EVM); resolves once both
  * interfaces answer. `batchMaxSize`: its [upstream] batch_max_size (left out: the default, every call
  * sent alone). `nodeArgs` go to node itself (e.g. `--cpu-prof`); `tables`: more of gateway.toml (e.g.
- * `[cache]` keys), appended; `launch`: startGateway's `{ wrap, timeoutMs }`.
+ * `[cache]` keys), appended; `launch`: startGateway's `{ wrap, timeoutMs }` and `flags`, more command-line
+ * flags (e.g. `--upstream.latest_ttl 0`).
  */
 async function startUpstreamGateway(devnetUrl, anvilUrl, batchMaxSize, nodeArgs = [], tables = [], launch = {}) {
   const toml = [
@@ -287,7 +288,7 @@ async function startUpstreamGateway(devnetUrl, anvilUrl, batchMaxSize, nodeArgs 
     '[[upstream.evm]]', 'name = "anvil"', `url = "${anvilUrl}"`, `ws = "${anvilUrl.replace(/^http/, 'ws')}"`, '',
   ].join('\n');
   const evmPort = await freePort();
-  const gw = await startGateway(['--json-rpc.enable', 'true', '--json-rpc.address', `127.0.0.1:${evmPort}`], { 'config/gateway.toml': toml }, nodeArgs, launch);
+  const gw = await startGateway(['--json-rpc.enable', 'true', '--json-rpc.address', `127.0.0.1:${evmPort}`, ...(launch.flags ?? [])], { 'config/gateway.toml': toml }, nodeArgs, launch);
   const evmUrl = `http://127.0.0.1:${evmPort}`;
   await waitFor(async () => (await rpcCall(evmUrl, 'eth_blockNumber', [])) !== undefined, launch.timeoutMs).catch(async (err) => {
     await gw.stop();

@@ -40,7 +40,7 @@ export const GATEWAY_TRAFFIC_TABLES = {
       breaker_failures: { ...IsIntAtLeast(1), doc: "Failures among the last breaker_window outcomes that open an upstream's breaker." },
       breaker_window: { ...IsIntAtLeast(1), doc: 'Outcomes the breaker counts failures among.' },
       breaker_open_time: { ...IsDurationAtLeast(1), doc: 'How long an open breaker keeps an upstream out before one trial call.' },
-      latest_ttl: { ...IsDurationAtLeast(0), doc: 'Longest life of a cached latest-height answer (a new block ends it sooner); 0 = not cached.' },
+      latest_ttl: { ...IsDurationAtLeast(0), doc: 'Longest life of a cached latest-height answer (a new block ends it sooner; kept from the second time its call is answered); 0 = not cached.' },
       finality_depth: { ...IsIntAtLeast(0), doc: 'Blocks below the latest before an answer is cached as immutable (CometBFT: 0, instant finality).' },
       logs_chunk_blocks: { ...IsIntAtLeast(1), doc: 'eth_getLogs ranges longer than this many blocks are split into chunks spread over the EVM pool.' },
       batch_max_size: { ...IsIntBetween(1, 1000), doc: 'Most calls sent to one upstream as one JSON-RPC batch (1 to 1000); 1 = each call alone.' },

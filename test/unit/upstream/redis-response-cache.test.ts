@@ -215,12 +215,12 @@ describe('response cache with Redis', () => {
     const a = await startPool(node);
     const b = await startPool(node);
     await until(() => a.stats().redis?.up === true && b.stats().redis?.up === true);
-    expect(await a.backend.invoke(eth_gasPrice, {})).toBe('0x3b9aca00');
-    expect(await a.backend.invoke(eth_gasPrice, {})).toBe('0x3b9aca00');
-    expect(node.calls.get('eth_gasPrice')).toBe(1);
+    // Kept from its second answer (docs/upstream.md#cache): the third call is the first from memory.
+    for (let i = 0; i < 3; i++) expect(await a.backend.invoke(eth_gasPrice, {})).toBe('0x3b9aca00');
+    expect(node.calls.get('eth_gasPrice')).toBe(2);
 
     expect(await b.backend.invoke(eth_gasPrice, {})).toBe('0x3b9aca00');
-    expect(node.calls.get('eth_gasPrice')).toBe(2);
+    expect(node.calls.get('eth_gasPrice')).toBe(3);
     expect(await redis.keys(`${prefix}*`)).toEqual([]);
     expect(b.stats().tiers.redis).toEqual({ hits: 0, misses: 0 });
   });
