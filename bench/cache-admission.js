@@ -3,7 +3,7 @@
  * What the response cache's admission saves (a latest-height answer is kept from the second time its
  * call is answered, docs/upstream.md#cache): eth_getBalance over anvil at 16 connections, every request
  * its own JSON-RPC id, through the bare Node.js proxy (bench/bare-proxy.js), the gateway with its
- * defaults and the gateway with latest-height caching off (`--upstream.latest_ttl 0`), two ways:
+ * defaults and the gateway with latest-height caching off (`--set upstream.latest_ttl=0`), two ways:
  *
  *   fresh      every call a new address: nothing to cache; what keeping such answers would cost
  *   hot        calls over 64 addresses: what the cache serves
@@ -25,7 +25,7 @@ runBenchmark(async (started) => {
   const routes = {
     'bare Node.js proxy': started(await startBareProxy(anvil.url)),
     'gateway (defaults)': await gateway([]),
-    'gateway, latest_ttl 0': await gateway(['--upstream.latest_ttl', '0']),
+    'gateway, latest_ttl 0': await gateway(['--set', 'upstream.latest_ttl=0']),
   };
   const address = (n) => `0xc0${n.toString(16).padStart(38, '0')}`;
   const cases = {

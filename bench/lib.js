@@ -278,7 +278,7 @@ async function startAnvil() {
  * interfaces answer. `batchMaxSize`: its [upstream] batch_max_size (left out: the default, every call
  * sent alone). `nodeArgs` go to node itself (e.g. `--cpu-prof`); `tables`: more of gateway.toml (e.g.
  * `[cache]` keys), appended; `launch`: startGateway's `{ wrap, timeoutMs }` and `flags`, more command-line
- * flags (e.g. `--upstream.latest_ttl 0`).
+ * flags (e.g. `--set upstream.latest_ttl=0`).
  */
 async function startUpstreamGateway(devnetUrl, anvilUrl, batchMaxSize, nodeArgs = [], tables = [], launch = {}) {
   const toml = [

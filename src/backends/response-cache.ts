@@ -11,10 +11,9 @@
  * at most two TTLs of answers, not the whole budget of expired ones.
  *
  * A latest-height answer is kept from the second time its key is answered within two generations (a
- * doorkeeper, as TinyLFU admits): a key read once, the usual read of a fresh address, is never stored.
- * Stored, it outlived many young-generation collections before it expired, so V8 moved it to the old
- * generation and a major collection had to free it: at 16 connections of one-off reads that cost the
- * gateway more CPU per call (about 7 µs, bench/floors.js) than any other part of its work. A key read
+ * doorkeeper, as TinyLFU admits): a key read once, the usual read of a fresh address, is never stored,
+ * so a flood of one-off reads neither takes the budget (whose overflow drops every latest answer, the
+ * popular ones with them) nor leaves V8 answers to move to its old generation and free there. A key read
  * again is kept from its second answer, and at once after a new block when it was read in the block
  * before (the filters outlive heads): the cost is one upstream read per key that is read only twice.
  */
