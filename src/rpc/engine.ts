@@ -1,5 +1,5 @@
 import type { CallContext, Caller, JsonText, NotificationPort, RpcConnection, Transport } from './call-context';
-import { answerBytes, batchAnswer, type AnswerPieces } from './answer-pieces';
+import { batchAnswer, type AnswerPieces } from './answer-pieces';
 import { batchRuns } from './batch-runs';
 import type { BatchLimits, Dialect, RpcRequest } from './dialect';
 import { answeredIdOf, errorAnswer, resultAnswer, resultAnswerBytes, resultAnswerPieces, type Message } from './envelope';
@@ -72,7 +72,7 @@ export interface Reply<Body = string> {
    * origin takes them (Origin.pieces) and the result is an upstream's large answer passed on unread.
    */
   readonly body: Body | undefined;
-  /** The body's size in bytes (0 without one), counted once for the metrics and the transport (UnsizedReply: maybe not yet). */
+  /** The body's size in bytes (0 without one), from its members' sizes: counted once for the metrics and the transport. */
   readonly bytes: number;
   /** The body failed as a whole (unparsable): transports that give it its own HTTP status read this. */
   readonly failed: boolean;
@@ -87,7 +87,6 @@ export interface Reply<Body = string> {
   readonly retryAfterMs?: number;
 }
 
-type UnsizedReply = Omit<Reply<string | AnswerPieces>, 'bytes'> & { readonly bytes?: number };
 const NO_METERS: EngineMeters = { received() {}, answered() {}, batch() {}, refused() {}, rejected() {} };
 const TIMED_OUT = Symbol('timed out');
 /** What became of one message: its answer, none (a notification), or its deadline passed first. */
@@ -256,50 +255,61 @@ export class RpcEngine {
     this.meters.received(origin.transport, origin.bytes);
     const body = this.dialect.parse(text, origin.transport);
     const deadline = origin.deadline ?? this.deadlineFromNow();
-    let reply: UnsizedReply;
+    let reply: Reply<string | AnswerPieces>;
     switch (body.kind) {
       case 'empty':
         return { body: undefined, bytes: 0, failed: false, immutable: false };
       case 'error':
         this.meters.rejected(origin.transport, body.error.code);
-        reply = { body: errorAnswer(this.dialect.bodyErrorId, body.error), failed: true, immutable: false };
+        const error = errorAnswer(this.dialect.bodyErrorId, body.error);
+        reply = { body: error, bytes: Buffer.byteLength(error), failed: true, immutable: false };
         break;
       case 'single': {
         const within = this.answerWithin(body.message, origin, deadline, origin.pieces === true);
         const answer = isPromiseLike(within) ? await within : within;
         const answered = answer === TIMED_OUT ? errorOf(answeredIdOf(body.message), this.dialect.timedOut()) : answer;
-        reply = { body: answered?.text, bytes: answered?.bytes, failed: false, immutable: answered?.immutable === true, retryAfterMs: answered?.retryAfterMs };
+        reply = { body: answered?.text, bytes: answered?.bytes ?? 0, failed: false, immutable: answered?.immutable === true, retryAfterMs: answered?.retryAfterMs };
         break;
       }
       case 'batch':
         reply = await (tracingOn() ? traceBatch(this.dialect.name, origin, body.messages.length, () => this.batch(body.messages, origin, deadline)) : this.batch(body.messages, origin, deadline));
         break;
     }
-    const bytes = reply.body === undefined ? 0 : (reply.bytes ?? answerBytes(reply.body));
-    if (reply.body !== undefined) this.meters.answered(origin.transport, bytes);
-    return { ...reply, bytes };
+    if (reply.body !== undefined) this.meters.answered(origin.transport, reply.bytes);
+    return reply;
   }
 
-  private async batch(messages: readonly Message[], origin: Origin, deadline: number | undefined): Promise<UnsizedReply> {
-    if (messages.length === 0) return { body: this.dialect.emptyBatch(), failed: false, immutable: false };
+  private async batch(messages: readonly Message[], origin: Origin, deadline: number | undefined): Promise<Reply<string | AnswerPieces>> {
+    if (messages.length === 0) {
+      const empty = this.dialect.emptyBatch();
+      return { body: empty, bytes: empty === undefined ? 0 : Buffer.byteLength(empty), failed: false, immutable: false };
+    }
     const limits = this.limits();
     if (limits.requests.max > 0 && messages.length > limits.requests.max) {
       this.meters.refused(limits.requests.key);
-      return { body: this.dialect.batchTooLarge(limits.requests, messages), failed: false, refused: true, immutable: false };
+      const refusal = this.dialect.batchTooLarge(limits.requests, messages);
+      return { body: refusal, bytes: Buffer.byteLength(refusal), failed: false, refused: true, immutable: false };
     }
     this.meters.batch(messages.length);
-    const answers: (string | AnswerPieces)[] = [];
+    const answers: Answer<string | AnswerPieces>[] = [];
     let immutable = true;
     let resultBytes = 0;
     // The longest wait of members refused at a rate limit, while every answered member was.
     let retryAfterMs: number | undefined = 0;
     const isRead = (m: Message) => (m.kind !== 'call' && m.kind !== 'notification') || this.registry.isRead(m.method);
-    const done = (): UnsizedReply => ({
-      body: answers.length === 0 ? undefined : answers.length === 1 && this.dialect.unwrapSingleAnswer ? answers[0] : batchAnswer(answers),
-      failed: false,
-      immutable: immutable && answers.length > 0,
-      retryAfterMs: answers.length > 0 ? retryAfterMs : undefined,
-    });
+    const done = (): Reply<string | AnswerPieces> => {
+      const whole = answers.length === 1 && this.dialect.unwrapSingleAnswer ? answers[0] : undefined;
+      // batchAnswer's array: the members, a comma between each two, the brackets.
+      let bytes = answers.length + 1;
+      for (const answer of answers) bytes += answer.bytes;
+      return {
+        body: answers.length === 0 ? undefined : (whole?.text ?? batchAnswer(answers.map((answer) => answer.text))),
+        bytes: answers.length === 0 ? 0 : (whole?.bytes ?? bytes),
+        failed: false,
+        immutable: immutable && answers.length > 0,
+        retryAfterMs: answers.length > 0 ? retryAfterMs : undefined,
+      };
+    };
     for (const [start, end] of batchRuns(messages, isRead)) {
       const run = await Promise.all(messages.slice(start, end).map((m) => this.answerWithin(m, origin, deadline, origin.pieces === true)));
       for (let k = 0; k < run.length; k++) {
@@ -312,7 +322,7 @@ export class RpcEngine {
           return done();
         }
         if (answer === undefined) continue;
-        answers.push(answer.text);
+        answers.push(answer);
         retryAfterMs = answer.retryAfterMs === undefined || retryAfterMs === undefined ? undefined : Math.max(retryAfterMs, answer.retryAfterMs);
         immutable &&= answer.immutable;
         resultBytes += answer.resultBytes;

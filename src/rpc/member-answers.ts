@@ -14,11 +14,11 @@ export function errorOf(idText: string | undefined, error: RpcError, retryAfterM
 }
 
 /** The answers of the members not run: every one that expects an answer gets the error. */
-export function refuseRest(messages: readonly Message[], error: RpcError): string[] {
-  const answers: string[] = [];
+export function refuseRest(messages: readonly Message[], error: RpcError): Answer[] {
+  const answers: Answer[] = [];
   for (const m of messages) {
     const idText = answeredIdOf(m);
-    if (idText !== undefined) answers.push(errorAnswer(idText, error));
+    if (idText !== undefined) answers.push(errorOf(idText, error));
   }
   return answers;
 }

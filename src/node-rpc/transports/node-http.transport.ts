@@ -8,7 +8,6 @@ import { requestIdGenerator } from '../../logging/gateway-logger';
 import { MetricsService } from '../../metrics/metrics.service';
 import type { CallContext, Caller } from '../../rpc/call-context';
 import type { RpcEngine } from '../../rpc/engine';
-import { answerBytes } from '../../rpc/answer-pieces';
 import { errorAnswer } from '../../rpc/envelope';
 import { MethodNotFoundError, RateLimitedError } from '../../rpc/errors';
 import { AnswerCompressor } from '../../rpc/http/answer-compression';
@@ -155,9 +154,8 @@ export class NodeHttpTransport implements OnModuleInit {
     const headers = [...cors, ...serverTime(), 'Content-Type', JSON_TYPE];
     if (limited) headers.push('Retry-After', retryAfterSeconds(limited.retryAfterMs));
     if (answer.immutable) headers.push('Cache-Control', CACHE_CONTROL_IMMUTABLE);
-    const size = answerBytes(answer.text);
-    this.engine.countAnswer('uri', size);
-    this.compressor.send(req, res, status, headers, answer.text, size);
+    this.engine.countAnswer('uri', answer.bytes);
+    this.compressor.send(req, res, status, headers, answer.text, answer.bytes);
   }
 
   private async jsonRpc(req: IncomingMessage, res: ServerResponse, caller: Caller, body: string, bytes: number, cors: HeaderList): Promise<void> {

@@ -14,8 +14,8 @@ import { MethodRegistry } from '../../../src/rpc/method-registry';
 import { LARGE_RESULT, UnreadJson } from '../../../src/rpc/result-json';
 import { jsonValue, settings } from '../fuzz/arbitraries';
 
-/** An engine whose one method answers whatever `answer` holds at the time. */
-function engineAnswering(): { engine: RpcEngine; answer: { value: unknown } } {
+/** An engine whose one method answers whatever `answer` holds at the time, under batch limits (0 = none). */
+function engineAnswering(maxRequests = 0, maxResultBytes = 0): { engine: RpcEngine; answer: { value: unknown } } {
   const answer: { value: unknown } = { value: null };
   const registry = new MethodRegistry();
   registry.registerAll([defineMethod({ name: 'give', group: 'test', params: [], handler: () => answer.value })]);
@@ -23,7 +23,7 @@ function engineAnswering(): { engine: RpcEngine; answer: { value: unknown } } {
     new NodeDialect(),
     registry,
     { unsafeEnabled: () => false, groupEnabled: () => true, websocketOnlyRefusal: () => new MethodNotFoundError('websocket-only') },
-    () => ({ requests: { max: 0, key: '' }, responseBytes: { max: 0, key: '' } }),
+    () => ({ requests: { max: maxRequests, key: 'max_request_batch_size' }, responseBytes: { max: maxResultBytes, key: 'max_response_bytes' } }),
   );
   return { engine, answer };
 }
@@ -47,6 +47,16 @@ describe('a reply counts its bytes', () => {
       }),
       settings(),
     );
+  });
+
+  it('a batch refused whole, or cut short by its result-size cap, counts the errors it answers', async () => {
+    for (const [maxRequests, maxResultBytes] of [[1, 0], [0, 1]]) {
+      const { engine, answer } = engineAnswering(maxRequests, maxResultBytes);
+      answer.value = 'é'.repeat(10);
+      const call = (id: unknown) => ({ jsonrpc: '2.0', id, method: 'give', params: {} });
+      const reply = await engine.handle(JSON.stringify([call('ü'), call(2), call('€')]), { transport: 'jsonrpc', remote: 'test', bytes: 0 });
+      expect(reply.bytes).toBe(answerBytes(reply.body!));
+    }
   });
 
   it('a large unread result answered in pieces: the head, its bytes and the brace', async () => {
