@@ -23,19 +23,35 @@
  * thousands of requests to get there, the gateway's larger code longer than a bare proxy), then
  * BENCH_WARMUP requests one at a time.
  *
+ * With BENCH_PHASES=1 the Node.js routes run with bench/phase-probe.js preloaded and a third table splits
+ * what each adds into its stretches, medians in µs: before its upstream request is written (the body
+ * read, and all the process does before it asks), the upstream's answer, and after it (the client's
+ * answer written), beside what the gateway and the parsing proxy spend over the bare proxy in each. The
+ * probe's own cost (a few diagnostics-channel messages per request) lands on every Node.js route alike,
+ * which pulls the ratios towards 1: take them from a run without it.
+ *
  * Environment: BENCH_REQUESTS (measured requests per route and case, default 4000), BENCH_WARMUP
  * (requests one at a time per route before measuring, default 500; 15000 lets V8 finish optimising the
  * gateway, whose CPU per call then falls by about a third while the ratios below barely move),
  * BENCH_GATEWAY_NODE_ARGS (extra node flags for the gateway, space-separated, e.g.
- * `--cpu-prof --cpu-prof-dir=/tmp/prof`: a profile of the gateway written when it stops).
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof`: a profile of the gateway written when it stops), BENCH_TURN
+ * (requests each route serves before the next route's turn, default 1; see takeTurns in bench/lib.js),
+ * BENCH_PHASES.
  */
-const { load, loadAverage, rpcBody, requireNginx, runBenchmark, printResults, startNginx, startUpstreams, startUpstreamGateway, startBareProxy, checkRoutes, sequentialClient, takeTurns, quantile } = require('./lib');
+const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { load, loadAverage, rpcBody, requireNginx, runBenchmark, printResults, startNginx, startUpstreams, startUpstreamGateway, startBareProxy, checkRoutes, sequentialClient, takeTurns, quantile, table, waitFor } = require('./lib');
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 500);
 const WARMUP_SECONDS = 3;
 const TARGET = 1.15;
 const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const PHASES = process.env.BENCH_PHASES === '1';
+const PROBE = PHASES ? ['--require', join(__dirname, 'phase-probe.js')] : [];
+/** The Node.js routes, whose stretches the probe times. */
+const PROBED = ['bare', 'parse', 'gateway'];
 const VIA = { direct: 'direct', nginx: 'nginx', bare: 'bare Node.js proxy', parse: 'parsing Node.js proxy', gateway: 'gateway (defaults)' };
 
 let seq = 0;
@@ -46,11 +62,16 @@ runBenchmark(async (started) => {
   const { anvil, devnet } = await startUpstreams(started);
   const ngEvm = started(await startNginx(nginx, anvil.url));
   const ngNode = started(await startNginx(nginx, devnet.url));
-  const bareEvm = started(await startBareProxy(anvil.url));
-  const bareNode = started(await startBareProxy(devnet.url));
-  const parseEvm = started(await startBareProxy(anvil.url, 'parse'));
-  const parseNode = started(await startBareProxy(devnet.url, 'parse'));
-  const gw = started(await startUpstreamGateway(devnet.url, anvil.url, undefined, GATEWAY_NODE_ARGS));
+  if (PHASES) {
+    process.env.PHASE_PROBE_DIR = mkdtempSync(join(tmpdir(), 'rpcgw-phases-'));
+    started({ stop: async () => rmSync(process.env.PHASE_PROBE_DIR, { recursive: true, force: true }) });
+  }
+  const probed = { nodeArgs: PROBE };
+  const bareEvm = started(await startBareProxy(anvil.url, 'bytes', undefined, probed));
+  const bareNode = started(await startBareProxy(devnet.url, 'bytes', undefined, probed));
+  const parseEvm = started(await startBareProxy(anvil.url, 'parse', undefined, probed));
+  const parseNode = started(await startBareProxy(devnet.url, 'parse', undefined, probed));
+  const gw = started(await startUpstreamGateway(devnet.url, anvil.url, undefined, [...GATEWAY_NODE_ARGS, ...PROBE]));
   const freshAddress = (n) => `0xc0${n.toString(16).padStart(38, '0')}`;
   const freshKey = (n) => Buffer.from(`hop-key-${n}`).toString('hex');
   const cases = [
@@ -68,6 +89,7 @@ runBenchmark(async (started) => {
   console.log(`one request at a time, one keep-alive connection per route, routes taking turns; ${REQUESTS} requests per route and case after ${WARMUP_SECONDS} s of warm-up at 16 connections and ${WARMUP} one at a time; load average ${loadAverage()}\n`);
   const rows = [];
   const ratios = [];
+  const stretches = [];
   for (const c of cases) {
     const urls = Object.fromEntries(Object.entries(c.routes).map(([via, r]) => [via, r.url]));
     await checkRoutes(urls, c.bodyAt(seq++), c.name);
@@ -75,7 +97,9 @@ runBenchmark(async (started) => {
     try {
       for (const url of Object.values(urls)) await load({ url: `${url}/`, bodyAt: (n) => c.bodyAt(n + 1e9), connections: 16, duration: WARMUP_SECONDS });
       await run(c, clients, WARMUP);
+      if (PHASES) await probeMedians(c.routes);
       const { latencies, cpu, system } = await run(c, clients, REQUESTS);
+      if (PHASES) stretches.push(...stretchRows(c.name, await probeMedians(c.routes)));
       const q = {};
       for (const [via, l] of Object.entries(latencies)) {
         const sorted = l.sort();
@@ -114,4 +138,43 @@ runBenchmark(async (started) => {
     }
   }
   printResults(rows, ratios);
+  if (PHASES) {
+    console.log('\nwhere each route adds its time, medians in µs (bench/phase-probe.js), and the difference from the bare proxy\n');
+    table(stretches);
+  }
 });
+
+/** Asks every probed route for its stretches' medians since the last ask: {via: {before, upstream, after}}. */
+async function probeMedians(routes) {
+  const files = PROBED.map((via) => join(process.env.PHASE_PROBE_DIR, `phases-${routes[via].pid}.json`));
+  for (const file of files) rmSync(file, { force: true });
+  for (const via of PROBED) process.kill(routes[via].pid, 'SIGUSR2');
+  const read = (file) => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8'));
+    } catch {
+      return undefined;
+    }
+  };
+  await waitFor(async () => files.every((file) => read(file) !== undefined), 10_000);
+  return Object.fromEntries(PROBED.map((via, i) => [via, read(files[i])[new URL(routes[via].url).port]]));
+}
+
+function stretchRows(name, medians) {
+  const { bare } = medians;
+  const diff = (m, key) => (m === bare ? '' : `${m[key] - bare[key] >= 0 ? '+' : ''}${(m[key] - bare[key]).toFixed(1)}`);
+  return PROBED.map((via) => {
+    const m = medians[via];
+    return {
+      case: name,
+      via: VIA[via],
+      requests: m.count,
+      before: m.before.toFixed(1),
+      upstream: m.upstream.toFixed(1),
+      after: m.after.toFixed(1),
+      'before − bare': diff(m, 'before'),
+      'upstream − bare': diff(m, 'upstream'),
+      'after − bare': diff(m, 'after'),
+    };
+  });
+}
