@@ -53,12 +53,13 @@ afterEach(async () => {
 
 describe('RedisFilterStore', () => {
   it('filter-cap counts the filters of every replica; an ended lease frees its place', async () => {
-    const [a, b] = [store(300), store(300)];
+    // Leases of 1 s: the checks before they end have that long, however busy the machine.
+    const [a, b] = [store(1000), store(1000)];
     expect(await a.create('1', 'blocks', '{}', 5n, 2, 5n)).toBe(true);
     expect(await b.create('2', 'logs', '{}', 5n, 2, 5n)).toBe(true);
     expect(await a.create('3', 'blocks', '{}', 5n, 2, 5n)).toBe(false);
     expect(await b.count()).toBe(2);
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, 1100));
     expect(await a.get('1')).toBeUndefined();
     expect(await b.create('3', 'blocks', '{}', 5n, 2, 5n)).toBe(true);
     expect(await a.count()).toBe(1);
@@ -74,10 +75,11 @@ describe('RedisFilterStore', () => {
   });
 
   it('polls renew the lease; uninstall removes filter and lease', async () => {
-    const a = store(300);
+    // Four polls 300 ms apart outlive a lease of 1 s only by renewing it; a poll may come 700 ms late on a busy machine.
+    const a = store(1000);
     await a.create('f', 'blocks', '{}', 1n, 10, 1n);
     for (let i = 0; i < 4; i++) {
-      await new Promise((r) => setTimeout(r, 150));
+      await new Promise((r) => setTimeout(r, 300));
       expect(await a.advance('f', '1', '1')).toBe('advanced');
     }
     expect(await a.remove('f')).toBe(true);
