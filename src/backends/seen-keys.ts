@@ -7,35 +7,41 @@
  * filters.
  */
 export class SeenKeys {
-  private readonly words: Int32Array;
+  /** Made at the first add: a cache that never keeps a latest answer (caching off) holds no filter. */
+  private words: Int32Array | undefined;
+  /** Something was added since the last clear (a clear of an empty filter writes nothing). */
+  private used = false;
   private readonly mask: number;
 
-  constructor(bits = DEFAULT_BITS) {
-    this.words = new Int32Array(bits >>> 5);
+  constructor(private readonly bits = DEFAULT_BITS) {
     this.mask = bits - 1;
   }
 
   has(hash: number): boolean {
-    return this.bit(hash) && this.bit(mix(hash));
+    return this.used && this.bit(hash) && this.bit(mix(hash));
   }
 
   add(hash: number): void {
+    this.words ??= new Int32Array(this.bits >>> 5);
+    this.used = true;
     this.set(hash);
     this.set(mix(hash));
   }
 
   clear(): void {
-    this.words.fill(0);
+    if (!this.used) return;
+    this.words!.fill(0);
+    this.used = false;
   }
 
   private bit(h: number): boolean {
     const i = h & this.mask;
-    return (this.words[i >>> 5] & (1 << (i & 31))) !== 0;
+    return (this.words![i >>> 5] & (1 << (i & 31))) !== 0;
   }
 
   private set(h: number): void {
     const i = h & this.mask;
-    this.words[i >>> 5] |= 1 << (i & 31);
+    this.words![i >>> 5] |= 1 << (i & 31);
   }
 }
 

@@ -259,11 +259,12 @@ export class RpcEngine {
     switch (body.kind) {
       case 'empty':
         return { body: undefined, bytes: 0, failed: false, immutable: false };
-      case 'error':
+      case 'error': {
         this.meters.rejected(origin.transport, body.error.code);
         const error = errorAnswer(this.dialect.bodyErrorId, body.error);
         reply = { body: error, bytes: Buffer.byteLength(error), failed: true, immutable: false };
         break;
+      }
       case 'single': {
         const within = this.answerWithin(body.message, origin, deadline, origin.pieces === true);
         const answer = isPromiseLike(within) ? await within : within;

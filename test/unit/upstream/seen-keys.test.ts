@@ -12,6 +12,9 @@ describe('SeenKeys', () => {
         expect(keys.filter((key) => !seen.has(keyHash(key)))).toEqual([]);
         seen.clear();
         expect(keys.filter((key) => seen.has(keyHash(key)))).toEqual([]);
+        // A cleared filter is used again.
+        for (const key of keys) seen.add(keyHash(key));
+        expect(keys.filter((key) => !seen.has(keyHash(key)))).toEqual([]);
       }),
       settings(),
     );
