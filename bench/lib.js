@@ -389,20 +389,19 @@ function sequentialClient(url) {
 
 /**
  * One request at a time on every route, `count` requests each: in each turn every route gets the next
- * BENCH_TURN bodies (`next()`; default 1), the routes' order rotating so that none always follows the
- * same one (a busy moment of a shared machine lands on all of them). Turns of one request each keep
- * every process's caches as cold as they get: between two of its requests four other processes run on
- * the same two cores. Longer turns (100) time each process as a server busy with one client is, its code
- * and data still in the caches; the ratios between routes are then fairer to the larger process. `routes`: {via: {pid}}, `clients`: {via: sequentialClient}.
- * Returns each route's latencies (µs) and each serving process's CPU time over the turns (µs), by pid:
- * `cpu` in all, `system` in the kernel.
+ * `turn` bodies (`next()`), the routes' order rotating so that none always follows the same one (a busy
+ * moment of a shared machine lands on all of them). Turns of one request keep every process's caches as
+ * cold as they get, the other routes' processes running in between; longer turns (100) time each process
+ * as a server busy with one client is, its code and data still in the caches. `routes`: {via: {pid}},
+ * `clients`: {via: sequentialClient}. Returns each route's latencies (µs) and each serving process's CPU
+ * time over the turns (µs), by pid: `cpu` in all, `system` in the kernel.
  */
-async function takeTurns(routes, clients, next, count) {
+async function takeTurns(routes, clients, next, count, turn = 1) {
   const vias = Object.keys(routes);
   const pids = [...new Set(vias.map((via) => routes[via].pid))];
   const before = new Map(pids.map((pid) => [pid, cpuTimes(pid)]));
   const latencies = Object.fromEntries(vias.map((via) => [via, new Float64Array(count)]));
-  const turn = Number(process.env.BENCH_TURN ?? 1);
+  if (!Number.isInteger(turn) || turn < 1) throw new Error(`turn ${turn}: expected a whole number of requests, at least 1`);
   for (let i = 0; i < count; i += turn) {
     for (let k = 0; k < vias.length; k++) {
       const via = vias[(i / turn + k) % vias.length];

@@ -35,7 +35,9 @@
  * gateway, whose CPU per call then falls by about a third while the ratios below barely move),
  * BENCH_GATEWAY_NODE_ARGS (extra node flags for the gateway, space-separated, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof`: a profile of the gateway written when it stops), BENCH_TURN
- * (requests each route serves before the next route's turn, default 1; see takeTurns in bench/lib.js),
+ * (requests each route serves before the next route's turn, a whole number ≥ 1, default 1: turns of one
+ * keep every process's caches cold, turns of 100 time each as a server busy with one client; see
+ * takeTurns in bench/lib.js),
  * BENCH_PHASES.
  */
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
@@ -45,6 +47,7 @@ const { load, loadAverage, rpcBody, requireNginx, runBenchmark, printResults, st
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 500);
+const TURN = Number(process.env.BENCH_TURN ?? 1);
 const WARMUP_SECONDS = 3;
 const TARGET = 1.15;
 const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -55,7 +58,7 @@ const PROBED = ['bare', 'parse', 'gateway'];
 const VIA = { direct: 'direct', nginx: 'nginx', bare: 'bare Node.js proxy', parse: 'parsing Node.js proxy', gateway: 'gateway (defaults)' };
 
 let seq = 0;
-const run = (c, clients, count) => takeTurns(c.routes, clients, () => c.bodyAt(seq++), count);
+const run = (c, clients, count) => takeTurns(c.routes, clients, () => c.bodyAt(seq++), count, TURN);
 
 runBenchmark(async (started) => {
   const nginx = requireNginx();
@@ -86,7 +89,7 @@ runBenchmark(async (started) => {
       bodyAt: (n) => rpcBody('abci_query', { path: '/key', data: freshKey(n), prove: false }),
     },
   ];
-  console.log(`one request at a time, one keep-alive connection per route, routes taking turns; ${REQUESTS} requests per route and case after ${WARMUP_SECONDS} s of warm-up at 16 connections and ${WARMUP} one at a time; load average ${loadAverage()}\n`);
+  console.log(`one request at a time, one keep-alive connection per route, routes taking turns of ${TURN} request${TURN === 1 ? '' : 's'}; ${REQUESTS} requests per route and case after ${WARMUP_SECONDS} s of warm-up at 16 connections and ${WARMUP} one at a time; load average ${loadAverage()}\n`);
   const rows = [];
   const ratios = [];
   const stretches = [];
