@@ -3,7 +3,9 @@
  * Where a call's work goes, counted in instructions instead of time: each route's process runs under
  * valgrind's callgrind, one request at a time over one keep-alive connection, and the instructions it
  * executed for BENCH_REQUESTS requests are split by what ran them. Instruction counts do not depend on
- * what else the machine is doing, where timings here move by 10–30 % between identical processes.
+ * what else the machine is doing, where timings here move by 10–30 % between identical processes. Also
+ * counted: the calls into V8's megamorphic inline-cache stubs, the property accesses whose site has met
+ * more object shapes than V8 keeps apart (each a lookup in a shared table instead of a compare).
  *
  *   pass-through   eth_getBalance of a fresh address over anvil: the bare Node.js proxy
  *                  (bench/bare-proxy.js, bytes copied through), the parsing proxy (bench/bare-proxy.js
@@ -75,26 +77,40 @@ function nameAt(ranges, address) {
   return found !== undefined && address < ranges[found].end ? ranges[found].name : '';
 }
 
-/** Self instructions by kind from a callgrind dump: cost lines count, call lines (inclusive) do not. */
+/** V8's inline-cache stubs for a property access that has met more object shapes than it keeps apart. */
+const MEGAMORPHIC = /^Builtins_\w*IC_Megamorphic$/;
+/** The key under which instructionsByKind counts the calls into MEGAMORPHIC stubs (not instructions). */
+const MEGAMORPHIC_CALLS = 'megamorphic property accesses';
+
+/**
+ * Self instructions by kind from a callgrind dump (cost lines count, call lines, which are inclusive, do
+ * not), and under MEGAMORPHIC_CALLS the number of calls into V8's megamorphic property-access stubs.
+ */
 function instructionsByKind(dump, ranges) {
   const names = new Map();
-  const byKind = new Map();
+  const kinds = new Map();
+  const byKind = new Map([[MEGAMORPHIC_CALLS, 0]]);
   let kind;
+  let callee;
   let afterCall = false;
-  const kindOf = (fn) => {
-    const address = /^0x([0-9a-f]+)$/.exec(fn);
-    // JIT code the perf map does not name (stubs, code gone before the dump) counts as other JS.
-    const name = address ? nameAt(ranges, parseInt(address[1], 16)) || `JS: ${fn}` : fn;
-    return KINDS.find(([, pattern]) => pattern.test(name))[0];
-  };
+  const kindOf = (name) => KINDS.find(([, pattern]) => pattern.test(name))[0];
   for (const line of readFileSync(dump, 'utf8').split('\n')) {
     // A function is named where it first appears, as a caller (fn=) or as a callee (cfn=).
     const fn = /^c?fn=\((\d+)\)(?: (.*))?$/.exec(line);
     if (fn) {
-      if (fn[2] !== undefined) names.set(fn[1], kindOf(fn[2]));
-      if (line.startsWith('fn=')) kind = names.get(fn[1]);
-    } else if (line.startsWith('calls=')) afterCall = true;
-    else if (/^[+\-*\d]/.test(line)) {
+      if (fn[2] !== undefined) {
+        const address = /^0x([0-9a-f]+)$/.exec(fn[2]);
+        // JIT code the perf map does not name (stubs, code gone before the dump) counts as other JS.
+        const name = address ? nameAt(ranges, parseInt(address[1], 16)) || `JS: ${fn[2]}` : fn[2];
+        names.set(fn[1], name);
+        kinds.set(fn[1], kindOf(name));
+      }
+      if (line.startsWith('fn=')) kind = kinds.get(fn[1]);
+      else callee = names.get(fn[1]);
+    } else if (line.startsWith('calls=')) {
+      afterCall = true;
+      if (MEGAMORPHIC.test(callee)) byKind.set(MEGAMORPHIC_CALLS, byKind.get(MEGAMORPHIC_CALLS) + Number(line.slice(6).split(' ')[0]));
+    } else if (/^[+\-*\d]/.test(line)) {
       if (afterCall) afterCall = false;
       else byKind.set(kind, (byKind.get(kind) ?? 0) + Number(line.trim().split(/\s+/).pop()));
     }
@@ -166,5 +182,6 @@ runBenchmark(async (started) => {
     console.log('');
     table(rows);
     console.log(`request path × ${floor}: ${others.map((via) => `${via} ${(total(via) / total(floor)).toFixed(2)}`).join(', ')}`);
+    console.log(`${MEGAMORPHIC_CALLS} per request (calls into V8's megamorphic inline-cache stubs): ${Object.keys(c.routes).map((via) => `${via} ${(counted[via].get(MEGAMORPHIC_CALLS) / REQUESTS).toFixed(1)}`).join(', ')}`);
   }
 });
