@@ -11,7 +11,7 @@
  * The routes take turns over BENCH_ROUNDS rounds (default 4) of BENCH_DURATION s (default 5, after 1 s
  * of warm-up); medians. Prints req/s, p50/p99 and the CPU time per request of each route's process.
  */
-const { measure, medianRun, loadAverage, rpcBody, runBenchmark, printResults, startUpstreams, startUpstreamGateway, startBareProxy } = require('./lib');
+const { measureRounds, loadAverage, rpcBody, runBenchmark, printResults, startUpstreams, startUpstreamGateway, startBareProxy } = require('./lib');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
@@ -35,11 +35,7 @@ runBenchmark(async (started) => {
   const rows = [];
   const ratios = [];
   for (const [name, bodyAt] of Object.entries(cases)) {
-    const runs = Object.fromEntries(Object.keys(routes).map((via) => [via, []]));
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [via, route] of Object.entries(routes)) runs[via].push(await measure(route.pid, { url: route.url, bodyAt, connections: 16 }, DURATION));
-    }
-    const med = Object.fromEntries(Object.entries(runs).map(([via, r]) => [via, medianRun(r)]));
+    const med = await measureRounds(routes, { bodyAt, connections: 16 }, ROUNDS, DURATION);
     for (const [via, m] of Object.entries(med)) {
       rows.push({ case: name, via, 'req/s': Math.round(m.rps), 'p50 ms': m.p50, 'p99 ms': m.p99, 'CPU µs/req': m.cpu.toFixed(1), 'req/s by round': m.runs.map((r) => Math.round(r.rps)).join(' ') });
     }

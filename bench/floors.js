@@ -17,7 +17,7 @@
  * Environment: BENCH_DURATION (s per round, default 5, after 1 s of warm-up), BENCH_ROUNDS (default 3),
  * BENCH_CONNECTIONS (default 16).
  */
-const { measure, medianRun, loadAverage, rpcBody, runBenchmark, printResults, startUpstreams, startUpstreamGateway, startBareProxy, startConstantServer, checkRoutes } = require('./lib');
+const { measureRounds, loadAverage, rpcBody, runBenchmark, printResults, startUpstreams, startUpstreamGateway, startBareProxy, startConstantServer, checkRoutes } = require('./lib');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -47,15 +47,8 @@ runBenchmark(async (started) => {
   const rows = [];
   const ratios = [];
   for (const c of cases) {
-    const urls = Object.fromEntries(Object.entries(c.routes).map(([via, r]) => [via, r.url]));
-    await checkRoutes(urls, c.bodyAt(0), c.name);
-    const runs = Object.fromEntries(Object.keys(urls).map((via) => [via, []]));
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [via, url] of Object.entries(urls)) {
-        runs[via].push(await measure(c.routes[via].pid, { url: `${url}/`, bodyAt: c.bodyAt, connections: CONNECTIONS }, DURATION));
-      }
-    }
-    const got = Object.fromEntries(Object.keys(urls).map((via) => [via, medianRun(runs[via])]));
+    await checkRoutes(Object.fromEntries(Object.entries(c.routes).map(([via, r]) => [via, r.url])), c.bodyAt(0), c.name);
+    const got = await measureRounds(c.routes, { bodyAt: c.bodyAt, connections: CONNECTIONS }, ROUNDS, DURATION);
     for (const [via, r] of Object.entries(got)) {
       rows.push({ case: c.name, via: VIA[via], 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'CPU µs/req': r.cpu.toFixed(1), 'req/s by round': r.runs.map((x) => Math.round(x.rps)).join(' ') });
     }

@@ -22,7 +22,7 @@
  * route, default 4000), BENCH_WARMUP (default 500).
  */
 const { join } = require('node:path');
-const { freePort, loadAverage, measure, medianRun, rpcBody, runBenchmark, startUpstreams, startUpstreamGateway, startBareProxy, checkRoutes, sequentialClient, takeTurns, quantile, table } = require('./lib');
+const { freePort, loadAverage, measureRounds, rpcBody, runBenchmark, startUpstreams, startUpstreamGateway, startBareProxy, checkRoutes, sequentialClient, takeTurns, quantile, table } = require('./lib');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -44,11 +44,7 @@ runBenchmark(async (started) => {
   await checkRoutes({ direct: anvil.url, ...Object.fromEntries(Object.entries(routes).map(([via, r]) => [via, r.url])) }, bodyAt(seq++), 'eth_getBalance');
   console.log(`eth_getBalance of a fresh address over anvil; load average ${loadAverage()}\n`);
 
-  const runs = Object.fromEntries(Object.keys(routes).map((via) => [via, []]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [via, r] of Object.entries(routes)) runs[via].push(await measure(r.pid, { url: `${r.url}/`, bodyAt, connections: 16 }, DURATION));
-  }
-  const loaded = Object.fromEntries(Object.keys(routes).map((via) => [via, medianRun(runs[via])]));
+  const loaded = await measureRounds(routes, { bodyAt, connections: 16 }, ROUNDS, DURATION);
 
   /** p50 added over direct, one at a time, by route: `routes` take turns with direct and the proxies. */
   const oneAtATime = async (via) => {

@@ -19,7 +19,7 @@
 const { mkdtempSync, rmSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { spawnReady, freePort, measure, medianRun, loadAverage, rpcBody, rpcCall, runBenchmark, printResults, startGateway, startUpstreamGateway, startBareProxy, stopChild, checkRoutes } = require('./lib');
+const { spawnReady, freePort, measureRounds, loadAverage, rpcBody, rpcCall, runBenchmark, printResults, startGateway, startUpstreamGateway, startBareProxy, stopChild, checkRoutes } = require('./lib');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -106,11 +106,7 @@ runBenchmark(async (started) => {
   const ratios = [];
   for (const c of cases) {
     await checkRoutes(Object.fromEntries(Object.entries(c.routes).map(([via, r]) => [via, r.url])), c.bodyAt(0), c.name);
-    const runs = Object.fromEntries(Object.keys(c.routes).map((via) => [via, []]));
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [via, r] of Object.entries(c.routes)) runs[via].push(await measure(r.pid, { url: `${r.url}/`, bodyAt: c.bodyAt, connections: CONNECTIONS }, DURATION));
-    }
-    const m = Object.fromEntries(Object.entries(runs).map(([via, rs]) => [via, medianRun(rs)]));
+    const m = await measureRounds(c.routes, { bodyAt: c.bodyAt, connections: CONNECTIONS }, ROUNDS, DURATION);
     for (const [via, r] of Object.entries(m)) rows.push({ case: c.name, via: VIA[via], 'req/s': r.rps.toFixed(0), 'p50 ms': r.p50, 'p99 ms': r.p99, 'CPU µs/req': r.cpu.toFixed(1), 'req/s by round': r.runs.map((x) => x.rps.toFixed(0)).join(' ') });
     for (const via of Object.keys(m).filter((v) => v !== 'bare')) ratios.push({ case: c.name, via: VIA[via], '× bare req/s': (m[via].rps / m.bare.rps).toFixed(2), '× bare CPU': (m[via].cpu / m.bare.cpu).toFixed(2) });
   }

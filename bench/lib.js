@@ -140,6 +140,19 @@ async function measure(pid, request, duration) {
   return { ...r, cpu: pid === undefined ? undefined : (cpuMicros(pid) - before) / r.total };
 }
 
+/**
+ * The routes ({via: {url, pid}}) measured in turn, `rounds` times each (a busy moment of the machine
+ * lands on all of them), POSTing `bodyAt(n)` over `connections` for `duration` s a round: each route's
+ * medianRun.
+ */
+async function measureRounds(routes, { bodyAt, connections }, rounds, duration) {
+  const runs = Object.fromEntries(Object.keys(routes).map((via) => [via, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [via, r] of Object.entries(routes)) runs[via].push(await measure(r.pid, { url: `${r.url}/`, bodyAt, connections }, duration));
+  }
+  return Object.fromEntries(Object.entries(runs).map(([via, r]) => [via, medianRun(r)]));
+}
+
 /** Warms up, then measures one case against a gateway process: a table row. */
 async function measureCase(name, pid, request, duration) {
   const r = await measure(pid, request, duration);
@@ -486,6 +499,7 @@ module.exports = {
   measureCase,
   median,
   medianRun,
+  measureRounds,
   loadAverage,
   rpcBody,
   rpcCall,
