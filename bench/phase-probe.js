@@ -54,6 +54,7 @@ process.on('SIGUSR2', () => {
   for (const [port, byPort] of samples) {
     medians[port] = { count: byPort[0].length };
     STRETCHES.forEach((name, i) => {
+      // Not bench/lib.js's median: the probe loads nothing more into the process it times.
       const sorted = Float64Array.from(byPort[i]).sort();
       medians[port][name] = sorted[sorted.length >> 1] * 1000;
     });
