@@ -47,7 +47,7 @@ runBenchmark(async (started) => {
   const rows = [];
   const ratios = [];
   for (const c of cases) {
-    await checkRoutes(Object.fromEntries(Object.entries(c.routes).map(([via, r]) => [via, r.url])), c.bodyAt(0), c.name);
+    await checkRoutes(c.routes, c.bodyAt(0), c.name);
     const got = await measureRounds(c.routes, { bodyAt: c.bodyAt, connections: CONNECTIONS }, ROUNDS, DURATION);
     for (const [via, r] of Object.entries(got)) {
       rows.push({ case: c.name, via: VIA[via], 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'CPU µs/req': r.cpu.toFixed(1), 'req/s by round': r.runs.map((x) => Math.round(x.rps)).join(' ') });

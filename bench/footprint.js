@@ -41,7 +41,7 @@ runBenchmark(async (started) => {
   const routes = { bare, parse, inside: { url: `http://127.0.0.1:${insidePort}`, pid: gw.pid }, gateway: { url: gw.evmUrl, pid: gw.pid } };
   let seq = 0;
   const bodyAt = (n) => rpcBody('eth_getBalance', [`0xf0${n.toString(16).padStart(38, '0')}`, 'latest']);
-  await checkRoutes({ direct: anvil.url, ...Object.fromEntries(Object.entries(routes).map(([via, r]) => [via, r.url])) }, bodyAt(seq++), 'eth_getBalance');
+  await checkRoutes({ direct: anvil, ...routes }, bodyAt(seq++), 'eth_getBalance');
   console.log(`eth_getBalance of a fresh address over anvil; load average ${loadAverage()}\n`);
 
   const loaded = await measureRounds(routes, { bodyAt, connections: 16 }, ROUNDS, DURATION);

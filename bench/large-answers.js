@@ -105,7 +105,7 @@ runBenchmark(async (started) => {
   const rows = [];
   const ratios = [];
   for (const c of cases) {
-    await checkRoutes(Object.fromEntries(Object.entries(c.routes).map(([via, r]) => [via, r.url])), c.bodyAt(0), c.name);
+    await checkRoutes(c.routes, c.bodyAt(0), c.name);
     const m = await measureRounds(c.routes, { bodyAt: c.bodyAt, connections: CONNECTIONS }, ROUNDS, DURATION);
     for (const [via, r] of Object.entries(m)) rows.push({ case: c.name, via: VIA[via], 'req/s': r.rps.toFixed(0), 'p50 ms': r.p50, 'p99 ms': r.p99, 'CPU µs/req': r.cpu.toFixed(1), 'req/s by round': r.runs.map((x) => x.rps.toFixed(0)).join(' ') });
     for (const via of Object.keys(m).filter((v) => v !== 'bare')) ratios.push({ case: c.name, via: VIA[via], '× bare req/s': (m[via].rps / m.bare.rps).toFixed(2), '× bare CPU': (m[via].cpu / m.bare.cpu).toFixed(2) });

@@ -353,9 +353,12 @@ async function startConstantServer(answer, headers = { 'content-type': 'applicat
   return { url, pid: child.pid, stop: () => stopChild(child) };
 }
 
-/** Every route answers `body` (a JSON-RPC call, or a batch: each member) with a result, not an error; throws naming the first that does not. */
-async function checkRoutes(urls, body, name) {
-  for (const [via, url] of Object.entries(urls)) {
+/**
+ * Every route ({via: {url}}, as measureRounds and takeTurns take them) answers `body` (a JSON-RPC call,
+ * or a batch: each member) with a result, not an error; throws naming the first that does not.
+ */
+async function checkRoutes(routes, body, name) {
+  for (const [via, { url }] of Object.entries(routes)) {
     const res = await fetch(`${url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     const answer = await res.json();
     // A batch's answer: every member answered with a result.

@@ -94,11 +94,10 @@ runBenchmark(async (started) => {
   const ratios = [];
   const stretches = [];
   for (const c of cases) {
-    const urls = Object.fromEntries(Object.entries(c.routes).map(([via, r]) => [via, r.url]));
-    await checkRoutes(urls, c.bodyAt(seq++), c.name);
-    const clients = Object.fromEntries(Object.entries(urls).map(([via, url]) => [via, sequentialClient(url)]));
+    await checkRoutes(c.routes, c.bodyAt(seq++), c.name);
+    const clients = Object.fromEntries(Object.entries(c.routes).map(([via, r]) => [via, sequentialClient(r.url)]));
     try {
-      for (const url of Object.values(urls)) await load({ url: `${url}/`, bodyAt: (n) => c.bodyAt(n + 1e9), connections: 16, duration: WARMUP_SECONDS });
+      for (const { url } of Object.values(c.routes)) await load({ url: `${url}/`, bodyAt: (n) => c.bodyAt(n + 1e9), connections: 16, duration: WARMUP_SECONDS });
       await run(c, clients, WARMUP);
       if (PHASES) await probeMedians(c.routes);
       const { latencies, cpu, system } = await run(c, clients, REQUESTS);

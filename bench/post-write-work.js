@@ -40,12 +40,11 @@ runBenchmark(async (started) => {
   const via = { direct: 'direct', bare: 'bare Node.js proxy', before: `+ ${BUSY} µs before the write`, after: `+ ${BUSY} µs after the write` };
   let seq = 0;
   const next = () => rpcBody('eth_getBalance', [`0xd0${(seq++).toString(16).padStart(38, '0')}`, 'latest']);
-  const urls = Object.fromEntries(Object.entries(routes).map(([name, r]) => [name, r.url]));
-  await checkRoutes(urls, next(), 'eth_getBalance');
+  await checkRoutes(routes, next(), 'eth_getBalance');
   console.log(`one request at a time over anvil, routes taking turns; ${REQUESTS} requests per route; ${PIN ? 'anvil on CPU 1, the rest on CPU 0' : 'not pinned'}; load average ${loadAverage()}\n`);
-  const clients = Object.fromEntries(Object.entries(urls).map(([name, url]) => [name, sequentialClient(url)]));
+  const clients = Object.fromEntries(Object.entries(routes).map(([name, r]) => [name, sequentialClient(r.url)]));
   try {
-    for (const url of Object.values(urls)) await load({ url: `${url}/`, bodyAt: () => next(), connections: 16, duration: 3 });
+    for (const { url } of Object.values(routes)) await load({ url: `${url}/`, bodyAt: () => next(), connections: 16, duration: 3 });
     await takeTurns(routes, clients, next, WARMUP);
     const { latencies } = await takeTurns(routes, clients, next, REQUESTS);
     const p = {};

@@ -23,7 +23,7 @@
  * not land on one route only). Environment: BENCH_DURATION (s per round, default 5), BENCH_ROUNDS
  * (default 1), BENCH_CONNECTIONS (default 32).
  */
-const { measure, medianRun, loadAverage, rpcBody, requireNginx, runBenchmark, printResults, startNginx, startUpstreams, startUpstreamGateway, startBareProxy, checkRoutes } = require('./lib');
+const { measureRounds, loadAverage, rpcBody, requireNginx, runBenchmark, printResults, startNginx, startUpstreams, startUpstreamGateway, startBareProxy, checkRoutes } = require('./lib');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
@@ -48,38 +48,28 @@ runBenchmark(async (started) => {
   const unbatched = started(await startUpstreamGateway(devnet.url, anvil.url, 1));
   console.log(`${CONNECTIONS} connections, ${ROUNDS} × ${DURATION} s per route and case (each after 1 s of warm-up), load generator on the same machine; load average ${loadAverage()}`);
 
-  const evm = { urls: { direct: anvil.url, nginx: ngEvm.url, gateway: gw.evmUrl }, pids: { direct: anvil.pid, nginx: ngEvm.workerPid, gateway: gw.pid } };
-  const node = { urls: { direct: devnet.url, nginx: ngNode.url, gateway: gw.url }, pids: { direct: devnet.pid, nginx: ngNode.workerPid, gateway: gw.pid } };
+  // Routes as measureRounds takes them: nginx's CPU is its worker's.
+  const evm = { direct: anvil, nginx: { url: ngEvm.url, pid: ngEvm.workerPid }, gateway: { url: gw.evmUrl, pid: gw.pid } };
+  const node = { direct: devnet, nginx: { url: ngNode.url, pid: ngNode.workerPid }, gateway: gw };
   // The pass-through cases also go through the bare Node.js proxy (listed before the gateway) and the
   // gateway with batching off (after it).
-  const around = (map, bare, plain) => {
-    const { gateway, ...rest } = map;
-    return { ...rest, bare, gateway, unbatched: plain };
-  };
-  const withBare = (routes, bare, plain) => ({ urls: around(routes.urls, bare.url, plain.url), pids: around(routes.pids, bare.pid, plain.pid) });
+  const withBare = ({ gateway, ...rest }, bare, unbatched) => ({ ...rest, bare, gateway, unbatched });
   const freshAddress = (n) => `0xb0${n.toString(16).padStart(38, '0')}`;
   const freshKey = (n) => Buffer.from(`bench-key-${n}`).toString('hex');
   const cases = [
-    { name: '(a) eth_getBalance, fresh address', kind: 'pass-through', ...withBare(evm, bareEvm, { url: unbatched.evmUrl, pid: unbatched.pid }), bodyAt: (n) => rpcBody('eth_getBalance', [freshAddress(n), 'latest']) },
-    { name: '(b) eth_getBlockByNumber(0x1, true)', kind: 'cached', ...evm, bodyAt: () => rpcBody('eth_getBlockByNumber', ['0x1', true]) },
-    { name: '(c) node block, height 2', kind: 'cached', ...node, bodyAt: () => rpcBody('block', { height: '2' }) },
-    { name: '(c) node abci_query, fresh key', kind: 'pass-through', ...withBare(node, bareNode, unbatched), bodyAt: (n) => rpcBody('abci_query', { path: '/key', data: freshKey(n), prove: false }) },
+    { name: '(a) eth_getBalance, fresh address', kind: 'pass-through', routes: withBare(evm, bareEvm, { url: unbatched.evmUrl, pid: unbatched.pid }), bodyAt: (n) => rpcBody('eth_getBalance', [freshAddress(n), 'latest']) },
+    { name: '(b) eth_getBlockByNumber(0x1, true)', kind: 'cached', routes: evm, bodyAt: () => rpcBody('eth_getBlockByNumber', ['0x1', true]) },
+    { name: '(c) node block, height 2', kind: 'cached', routes: node, bodyAt: () => rpcBody('block', { height: '2' }) },
+    { name: '(c) node abci_query, fresh key', kind: 'pass-through', routes: withBare(node, bareNode, unbatched), bodyAt: (n) => rpcBody('abci_query', { path: '/key', data: freshKey(n), prove: false }) },
   ];
 
   const rows = [];
   const ratios = [];
   for (const c of cases) {
-    await checkRoutes(c.urls, c.bodyAt(0), c.name);
-    const runs = Object.fromEntries(Object.keys(c.urls).map((via) => [via, []]));
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [via, url] of Object.entries(c.urls)) {
-        // The warm-up also fills the gateway's cache for the cached cases.
-        runs[via].push(await measure(c.pids[via], { url: `${url}/`, bodyAt: c.bodyAt, connections: CONNECTIONS }, DURATION));
-      }
-    }
-    const got = {};
-    for (const via of Object.keys(c.urls)) {
-      const r = (got[via] = medianRun(runs[via]));
+    await checkRoutes(c.routes, c.bodyAt(0), c.name);
+    // Each round's warm-up also fills the gateway's cache for the cached cases.
+    const got = await measureRounds(c.routes, { bodyAt: c.bodyAt, connections: CONNECTIONS }, ROUNDS, DURATION);
+    for (const [via, r] of Object.entries(got)) {
       rows.push({ case: c.name, via: VIA[via] ?? via, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'CPU µs/req': r.cpu.toFixed(1) });
     }
     const t = TARGETS[c.kind];
